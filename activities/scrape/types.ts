@@ -1,0 +1,94 @@
+/**
+ * Result shapes shared by the http and browser engines (DESIGN.md section 4). The activity layer
+ * adds `id`, `attempts` and `credits`. Client-safe: types only.
+ */
+import type { BlacklistCheck } from './guard';
+
+export type ScrapeMode = 'http' | 'browser';
+
+/** One selector after normalisation (a bare string becomes `{ selector }`). */
+export interface SelectorSpec {
+  selector: string;
+  name?: string;
+  /** When set, only elements carrying this attribute match, and each result's `text` is its value. */
+  attribute?: string;
+  /** false (default): first match only; true: every match. */
+  all?: boolean;
+}
+
+export interface SelectorMatch {
+  /** Whitespace-normalised text content, or the attribute value when `attribute` was given. */
+  text: string;
+  /** Inner HTML of the element. */
+  html: string;
+  /** Every attribute of the element, as written in the document. */
+  attributes: Record<string, string>;
+}
+
+export interface SelectorResult {
+  selector: string;
+  name?: string;
+  results: SelectorMatch[];
+}
+
+export interface NetworkEntry {
+  url: string;
+  method: string;
+  /** null when the request failed or was blocked (see `error`). */
+  status: number | null;
+  resource_type: string;
+  request_headers: Record<string, string>;
+  response_headers: Record<string, string>;
+  /** Text bodies (text/*, JSON, JS, XML, form data) of at most 64 KiB; absent otherwise. */
+  body?: string;
+  /** Chromium's failure text, e.g. "net::ERR_BLOCKED_BY_CLIENT" for requests the guard refused. */
+  error?: string;
+}
+
+export interface ScrapeResult {
+  /** The URL that was asked for. */
+  url: string;
+  /** The URL after redirects. */
+  final_url: string;
+  /** The target's HTTP status; a 4xx/5xx target answer is a result, not an error. */
+  status: number;
+  mode: ScrapeMode;
+  elapsed_ms: number;
+  /** Response headers of the final document, lower-case names; repeated headers joined by ", " (set-cookie by "\n"). */
+  headers: Record<string, string>;
+  /** The document, present when no selectors were given. */
+  html?: string;
+  /** One entry per requested selector, in request order, present when selectors were given. */
+  data?: SelectorResult[];
+  /** Browser mode with `capture_network` only. */
+  network?: NetworkEntry[];
+}
+
+/**
+ * What the engines need from a validated request (structurally a subset of the API's
+ * `ScrapeRequest`, so the activity can pass that object as is).
+ */
+export interface EngineRequest {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** http POST only: a string is sent as is, an object as JSON. */
+  body?: string | Record<string, unknown>;
+  selectors?: ReadonlyArray<string | SelectorSpec>;
+  /** browser only */
+  wait_for?: string;
+  /** browser only */
+  fill_form?: { selector?: string; fields: Record<string, string | number | boolean>; submit?: string };
+  /** browser only */
+  capture_network?: boolean;
+}
+
+/** Per-call options shared by both engines' `scrape(req, opts)`. */
+export interface ScrapeCallOptions {
+  /** Cancellation (e.g. Temporal's `cancellationSignal()`): the scrape rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** Deadline for the whole call (queueing, redirects, body, rendering); default 30 s. */
+  timeoutMs?: number;
+  /** Host blacklist, applied to every hop / every request the page makes. */
+  isBlacklisted?: BlacklistCheck;
+}
