@@ -1,0 +1,391 @@
+/**
+ * http mode: one undici Agent (keep-alive pool) per engine, i.e. per process.
+ *
+ * Safety: redirects are followed by hand so that every hop is checked (scheme, blacklist,
+ * IP-literal range), and host names are checked on the address the socket actually connects to
+ * via the Agent's `connect.lookup` (no DNS-rebinding window between check and connect).
+ * The body is decompressed (gzip, deflate, br) while it streams, and the DECOMPRESSED size is
+ * capped (RESPONSE_TOO_LARGE), so a compression bomb cannot exhaust memory.
+ *
+ * Errors: AppError INVALID_URL / BLACKLISTED / PRIVATE_TARGET / INVALID_SELECTOR /
+ * RESPONSE_TOO_LARGE (deterministic: do not retry) and SCRAPE_FAILED (network error, timeout,
+ * too many redirects, bad encoding: retryable). A target 4xx/5xx is a normal result.
+ * Cancellation through `signal` rejects with `signal.reason` unchanged.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
+import { AppError } from '../../lib/errors';
+import { checkTarget, createGuardedLookup } from './guard';
+import { evaluateSelectors, validateSelectors } from './selectors';
+import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from './types';
+
+export interface HttpEngineOptions {
+  /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */
+  allowPrivateTargets: boolean;
+  /** Cap on the decompressed body; default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  userAgent?: string;
+  /** TCP+TLS connect timeout; default 10 s. */
+  connectTimeoutMs?: number;
+  /** Default deadline of a scrape when the call gives none; default 30 s. */
+  defaultTimeoutMs?: number;
+  /** Max sockets per origin; default 32. */
+  connectionsPerOrigin?: number;
+}
+
+export interface HttpEngine {
+  scrape(req: EngineRequest, opts?: ScrapeCallOptions): Promise<ScrapeResult>;
+  /** Closes the pooled connections. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/** Request headers a caller may not set (hop-by-hop, framing, or owned by the engine). */
+const FORBIDDEN_HEADERS = new Set([
+  'host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer',
+  'expect', 'proxy-authorization', 'proxy-connection', 'accept-encoding', 'http2-settings',
+]);
+const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
+  const maxBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
+  const maxRedirects = options.maxRedirects ?? 5;
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
+  const agent = new Agent({
+    connections: options.connectionsPerOrigin ?? 32,
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+    connect: {
+      timeout: options.connectTimeoutMs ?? 10_000,
+      lookup: createGuardedLookup({ allowPrivateTargets: options.allowPrivateTargets }),
+    },
+  });
+
+  async function scrape(req: EngineRequest, call: ScrapeCallOptions = {}): Promise<ScrapeResult> {
+    const started = performance.now();
+    const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const guard = { allowPrivateTargets: options.allowPrivateTargets, isBlacklisted: call.isBlacklisted };
+    const fail = (err: unknown) => toScrapeError(err, call.signal, timeout, timeoutMs);
+
+    if (req.selectors) validateSelectors(req.selectors);
+    let url = await checkTarget(req.url, guard);
+    let method: 'GET' | 'POST' = req.method ?? 'GET';
+    const headers = buildHeaders(req, userAgent);
+    let body = encodeBody(req.body, headers, method);
+
+    try {
+      for (let hop = 0; ; hop++) {
+        const res = await agent.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers,
+          body,
+          signal,
+        });
+        const location = headerValue(res.headers.location);
+        if (REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
+          await res.body.dump().catch(() => undefined);
+          if (hop >= maxRedirects) throw new AppError('SCRAPE_FAILED', `too many redirects (more than ${maxRedirects})`);
+          let next: URL;
+          try {
+            next = new URL(location, url);
+          } catch {
+            throw new AppError('SCRAPE_FAILED', `invalid redirect location: ${location.slice(0, 200)}`);
+          }
+          next.hash = '';
+          next = await checkTarget(next, guard);
+          if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+            method = 'GET';
+            body = undefined;
+            delete headers['content-type'];
+          }
+          if (next.origin !== url.origin) for (const h of CREDENTIAL_HEADERS) delete headers[h];
+          url = next;
+          continue;
+        }
+
+        const bytes = await readBody(res, maxBytes);
+        const responseHeaders = flattenHeaders(res.headers);
+        const text = decodeBody(bytes, responseHeaders['content-type']);
+        const result: ScrapeResult = {
+          url: req.url,
+          final_url: url.href,
+          status: res.statusCode,
+          mode: 'http',
+          elapsed_ms: 0,
+          headers: responseHeaders,
+        };
+        if (req.selectors && req.selectors.length > 0) result.data = evaluateSelectors(text, req.selectors, { baseUrl: url.href });
+        else result.html = text;
+        result.elapsed_ms = Math.round(performance.now() - started);
+        return result;
+      }
+    } catch (err) {
+      throw fail(err);
+    }
+  }
+
+  return {
+    scrape,
+    close: () => agent.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request
+
+function buildHeaders(req: EngineRequest, userAgent: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': userAgent,
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'accept-language': 'en-US,en;q=0.9',
+  };
+  for (const [name, value] of Object.entries(req.headers ?? {})) {
+    const key = name.toLowerCase();
+    if (FORBIDDEN_HEADERS.has(key) || key.startsWith('proxy-')) continue;
+    headers[key] = value;
+  }
+  headers['accept-encoding'] = 'gzip, deflate, br';
+  return headers;
+}
+
+function encodeBody(
+  body: EngineRequest['body'],
+  headers: Record<string, string>,
+  method: 'GET' | 'POST',
+): string | undefined {
+  if (method !== 'POST' || body === undefined) return undefined;
+  if (typeof body === 'string') {
+    headers['content-type'] ??= 'text/plain;charset=UTF-8';
+    return body;
+  }
+  headers['content-type'] ??= 'application/json';
+  return JSON.stringify(body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Lower-case names; repeated headers joined with ", " (set-cookie with "\n", as its values contain commas). */
+export function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(h)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    out[key] = Array.isArray(value) ? value.join(key === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  return out;
+}
+
+function tooLarge(max: number): AppError {
+  return new AppError('RESPONSE_TOO_LARGE', `response body exceeds the ${formatBytes(max)} limit`, { limit: max });
+}
+
+async function readBody(res: Dispatcher.ResponseData, max: number): Promise<Buffer> {
+  const encodings = (headerValue(res.headers['content-encoding']) ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
+  const declared = Number(headerValue(res.headers['content-length']));
+  if (encodings.length === 0 && Number.isFinite(declared) && declared > max) {
+    res.body.destroy();
+    throw tooLarge(max);
+  }
+  const decoders = encodings.reverse().map(decoderFor);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let overflow = false;
+  const sink = async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > max) {
+        overflow = true;
+        throw tooLarge(max);
+      }
+      chunks.push(chunk);
+    }
+  };
+  try {
+    await (pipeline as (...streams: unknown[]) => Promise<void>)(res.body, ...decoders, sink);
+  } catch (err) {
+    // pipeline may report the teardown of another stage (AbortError) instead of the sink's error.
+    if (overflow) throw tooLarge(max);
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('Z_')) {
+      throw new AppError('SCRAPE_FAILED', `cannot decode ${encodings.join(', ')} body: ${(err as Error).message}`);
+    }
+    throw err;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+type Decoder = NodeJS.ReadWriteStream | ((source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>);
+
+function decoderFor(encoding: string): Decoder {
+  // Lenient flushes: many servers end gzip/deflate streams abruptly; browsers accept that.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip(flush);
+    case 'br':
+      return zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
+    case 'deflate':
+      return inflateZlibOrRaw;
+    default:
+      throw new AppError('SCRAPE_FAILED', `unsupported content-encoding "${encoding}"`);
+  }
+}
+
+/** "deflate" is meant to be zlib-wrapped, but some servers send raw deflate: look at the header. */
+async function* inflateZlibOrRaw(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) return;
+  const head = first.value;
+  const b0 = head[0] ?? 0;
+  const b1 = head[1] ?? 0;
+  const zlibWrapped = head.length >= 2 && (b0 & 0x0f) === 8 && ((b0 << 8) | b1) % 31 === 0;
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const inflater = zlibWrapped ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  const rest = Readable.from(
+    (async function* () {
+      yield head;
+      for (;;) {
+        const n = await it.next();
+        if (n.done) return;
+        yield n.value;
+      }
+    })(),
+  );
+  rest.on('error', (err) => inflater.destroy(err));
+  yield* rest.pipe(inflater) as AsyncIterable<Buffer>;
+}
+
+const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_.:-]+)/i;
+
+/**
+ * Picks the charset: BOM, then the Content-Type charset, then (for HTML) `<meta charset>` or
+ * `<meta http-equiv="Content-Type" content="...; charset=...">` in the first 4 KiB, else UTF-8
+ * (falling back to windows-1252 when the bytes are not valid UTF-8).
+ */
+export function detectCharset(bytes: Uint8Array, contentType: string | undefined): string | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  const fromHeader = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  if (fromHeader && isSupportedCharset(fromHeader)) return fromHeader.toLowerCase();
+  const ct = (contentType ?? '').toLowerCase();
+  if (ct === '' || ct.includes('html') || ct.includes('xml')) {
+    const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1');
+    const fromMeta = META_CHARSET.exec(head)?.[1];
+    if (fromMeta && isSupportedCharset(fromMeta)) {
+      // A <meta> cannot really declare UTF-16 (it would not be readable as ASCII): HTML says UTF-8.
+      return /^utf-16/i.test(fromMeta) ? 'utf-8' : fromMeta.toLowerCase();
+    }
+  }
+  return undefined;
+}
+
+function isSupportedCharset(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function decodeBody(bytes: Uint8Array, contentType: string | undefined): string {
+  const charset = detectCharset(bytes, contentType);
+  if (charset) {
+    const decoder = new TextDecoder(charset);
+    return decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return decodeWindows1252(bytes);
+  }
+}
+
+/**
+ * windows-1252 (which the Encoding Standard also uses for "iso-8859-1", "latin1", "ascii"):
+ * Node 20's TextDecoder decodes it as ISO-8859-1, turning 0x80-0x9F (€, –, “ ...) into C1
+ * control characters, so those 32 bytes are mapped here.
+ */
+const CP1252_80_9F = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+export function decodeWindows1252(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const codes = Array.from(bytes.subarray(i, i + 8192), (b) => (b >= 0x80 && b < 0xa0 ? CP1252_80_9F[b - 0x80]! : b));
+    out += String.fromCharCode(...codes);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+const NETWORK_MESSAGES: Record<string, string> = {
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed temporarily',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for response headers',
+  UND_ERR_BODY_TIMEOUT: 'timed out reading the response body',
+  UND_ERR_SOCKET: 'socket error',
+  UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE: 'response too large',
+};
+
+function toScrapeError(err: unknown, external: AbortSignal | undefined, timeout: AbortSignal, timeoutMs: number): unknown {
+  if (err instanceof AppError) return err;
+  if (external?.aborted) return external.reason;
+  if (timeout.aborted) return new AppError('SCRAPE_FAILED', `timed out after ${timeoutMs} ms`, { timeout: true });
+  const cause = findAppError(err);
+  if (cause) return cause;
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  const known = typeof code === 'string' ? NETWORK_MESSAGES[code] : undefined;
+  const text = known ? `${known}${typeof code === 'string' ? ` (${code})` : ''}` : message;
+  return new AppError('SCRAPE_FAILED', `request failed: ${text}`);
+}
+
+/** A guard error raised inside the connector may come back wrapped (cause / AggregateError). */
+function findAppError(err: unknown, depth = 0): AppError | undefined {
+  if (depth > 4 || err === null || typeof err !== 'object') return undefined;
+  if (err instanceof AppError) return err;
+  const e = err as { cause?: unknown; errors?: unknown[] };
+  return findAppError(e.cause, depth + 1) ?? (Array.isArray(e.errors) ? e.errors.map((x) => findAppError(x, depth + 1)).find(Boolean) : undefined);
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
+}

@@ -1,0 +1,137 @@
+import { AppError } from '../../lib/errors';
+import { parseScrapeRequest, scrapeCost } from './scrape';
+
+/** Runs the parser and returns the AppError it throws (fails the test when it does not throw). */
+function rejection(body: unknown): AppError {
+  try {
+    parseScrapeRequest(body);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${JSON.stringify(body)} to be rejected`);
+}
+const messagesOf = (body: unknown) => [rejection(body).messages].flat();
+
+const URL_OK = 'https://example.com/page';
+
+describe('parseScrapeRequest: valid requests', () => {
+  it('applies defaults and normalises selectors to objects', () => {
+    const req = parseScrapeRequest({ url: URL_OK, selectors: ['h1', { selector: 'a', attribute: 'href', all: true, name: 'links' }] });
+    expect(req).toEqual({
+      url: URL_OK,
+      selectors: [
+        { selector: 'h1', all: false },
+        { selector: 'a', attribute: 'href', all: true, name: 'links' },
+      ],
+      mode: 'http',
+      method: 'GET',
+      capture_network: false,
+      options: { retry_count: 2 },
+      async: false,
+    });
+  });
+
+  it('accepts a full browser request', () => {
+    const req = parseScrapeRequest({
+      url: 'http://example.com',
+      mode: 'browser',
+      capture_network: true,
+      wait_for: '#app .ready',
+      fill_form: { selector: 'form#login', fields: { '#user': 'me', '#remember': true, '#age': 42 }, submit: 'button[type=submit]' },
+      headers: { 'Accept-Language': 'fr' },
+      options: { retry_count: 0, timeout_ms: 50000 },
+      async: true,
+    });
+    expect(req.mode).toBe('browser');
+    expect(req.options).toEqual({ retry_count: 0, timeout_ms: 50000 });
+    expect(req.fill_form?.fields['#age']).toBe(42);
+  });
+
+  it('accepts POST with a string or object body in http mode (method case-insensitive)', () => {
+    expect(parseScrapeRequest({ url: URL_OK, method: 'post', body: { a: 1 } }).method).toBe('POST');
+    expect(parseScrapeRequest({ url: URL_OK, method: 'POST', body: 'a=1' }).body).toBe('a=1');
+  });
+
+  it('accepts 50 selectors and capture_network: false in http mode', () => {
+    expect(parseScrapeRequest({ url: URL_OK, selectors: new Array(50).fill('p') }).selectors).toHaveLength(50);
+    expect(parseScrapeRequest({ url: URL_OK, capture_network: false }).capture_network).toBe(false);
+  });
+});
+
+describe('parseScrapeRequest: 400 rules', () => {
+  it.each([
+    [{}, 'url is required'],
+    [{ url: '' }, 'url is required'],
+    [{ url: 42 }, 'url must be a string'],
+    [{ url: 'ftp://example.com/file' }, 'url must be an absolute http(s) URL'],
+    [{ url: 'javascript:alert(1)' }, 'url must be an absolute http(s) URL'],
+    [{ url: '/relative/path' }, 'url must be an absolute http(s) URL'],
+    [null, 'body must be an object'],
+    [{ url: URL_OK, selectors: 'h1' }, 'selectors must be an array'],
+    [{ url: URL_OK, selectors: new Array(51).fill('p') }, 'selectors must contain at most 50 items'],
+    [{ url: URL_OK, selectors: [42] }, 'selectors.0 must be a CSS selector string or {selector, name?, attribute?, all?}'],
+    [{ url: URL_OK, selectors: [{ name: 'x' }] }, 'selectors.0 must be a CSS selector string or {selector, name?, attribute?, all?}'],
+    [{ url: URL_OK, mode: 'chrome' }, 'mode must be one of "http", "browser"'],
+    [{ url: URL_OK, method: 'PUT' }, 'method must be one of "GET", "POST"'],
+    [{ url: URL_OK, mode: 'browser', method: 'POST' }, 'method POST is not supported in browser mode (use fill_form to submit a form)'],
+    [{ url: URL_OK, capture_network: true }, 'capture_network is only available in browser mode'],
+    [{ url: URL_OK, mode: 'http', fill_form: { fields: { '#a': 'b' } } }, 'fill_form is only available in browser mode'],
+    [{ url: URL_OK, wait_for: '#x' }, 'wait_for is only available in browser mode'],
+    [{ url: URL_OK, body: 'x' }, 'body is only allowed with method POST'],
+    [{ url: URL_OK, method: 'POST', body: 42 }, 'body must be a string or a JSON object'],
+    [{ url: URL_OK, capture_network: 'yes', mode: 'browser' }, 'capture_network must be a boolean'],
+    [{ url: URL_OK, headers: { 'X-A': 1 } }, 'headers.X-A must be a string'],
+    [{ url: URL_OK, headers: { 'bad name': 'v' } }, 'headers.bad name is not a valid HTTP header name'],
+    [{ url: URL_OK, headers: { 'X-A': 'a\r\nInjected: 1' } }, 'headers.X-A must not contain line breaks'],
+    [{ url: URL_OK, mode: 'browser', fill_form: { fields: {} } }, 'fill_form.fields must name at least one field'],
+    [{ url: URL_OK, mode: 'browser', fill_form: { selector: 'form' } }, 'fill_form.fields is required'],
+    [{ url: URL_OK, options: { retry_count: 11 } }, 'options.retry_count must be at most 10'],
+    [{ url: URL_OK, options: { retry_count: -1 } }, 'options.retry_count must be at least 0'],
+    [{ url: URL_OK, options: { retry_count: 1.5 } }, 'options.retry_count must be an integer'],
+    [{ url: URL_OK, options: { timeout_ms: 'soon' } }, 'options.timeout_ms must be an integer'],
+    [{ url: URL_OK, options: { timeout_ms: 50001 } }, 'options.timeout_ms must be at most 50000'],
+    [{ url: URL_OK, async: 'true' }, 'async must be a boolean'],
+    [{ url: URL_OK, captureNetwork: true }, 'captureNetwork is not allowed'],
+  ])('%j → %s', (body, message) => {
+    const err = rejection(body);
+    expect(err.code).toBe('BAD_REQUEST');
+    expect(err.status).toBe(400);
+    expect([err.messages].flat()).toContain(message);
+  });
+
+  it('a single problem gives a string message, several give an array with all of them', () => {
+    expect(rejection({}).messages).toBe('url is required');
+    const many = messagesOf({ mode: 'browser', method: 'POST', selectors: [1], options: { retry_count: 99 } });
+    expect(many).toEqual(
+      expect.arrayContaining([
+        'url is required',
+        'method POST is not supported in browser mode (use fill_form to submit a form)',
+        'options.retry_count must be at most 10',
+      ]),
+    );
+    expect(Array.isArray(rejection({ mode: 'browser', method: 'POST' }).messages)).toBe(true);
+  });
+
+  it('rejects invalid CSS anywhere with INVALID_SELECTOR (400) naming the selector', () => {
+    const cases: unknown[] = [
+      { url: URL_OK, selectors: ['h1', { selector: 'a[[' }] },
+      { url: URL_OK, mode: 'browser', wait_for: 'a[[' },
+      { url: URL_OK, mode: 'browser', fill_form: { fields: { 'a[[': 'x' } } },
+      { url: URL_OK, mode: 'browser', fill_form: { fields: { '#a': 'x' }, submit: 'a[[' } },
+    ];
+    for (const body of cases) {
+      const err = rejection(body);
+      expect(err).toMatchObject({ code: 'INVALID_SELECTOR', status: 400 });
+      expect(err.message).toContain('a[[');
+    }
+  });
+});
+
+describe('scrapeCost', () => {
+  it('prices http 1, browser 5, capture_network +1', () => {
+    expect(scrapeCost(parseScrapeRequest({ url: URL_OK }))).toBe(1);
+    expect(scrapeCost(parseScrapeRequest({ url: URL_OK, mode: 'browser' }))).toBe(5);
+    expect(scrapeCost(parseScrapeRequest({ url: URL_OK, mode: 'browser', capture_network: true }))).toBe(6);
+  });
+});
