@@ -172,9 +172,13 @@ export function parseHttpUrl(raw: string | URL): URL {
   return url;
 }
 
+/** Address classifier; `isPrivateAddress` unless a test injects another. */
+export type AddressPolicy = (ip: string) => boolean;
+
 export interface TargetCheckOptions {
   allowPrivateTargets: boolean;
   isBlacklisted?: BlacklistCheck;
+  isPrivate?: AddressPolicy;
 }
 
 /**
@@ -188,7 +192,7 @@ export async function checkTarget(raw: string | URL, opts: TargetCheckOptions): 
   if (opts.isBlacklisted && (await opts.isBlacklisted(host))) {
     throw new AppError('BLACKLISTED', `target host is blacklisted: ${host}`, { host });
   }
-  if (!opts.allowPrivateTargets && net.isIP(host) && isPrivateAddress(host)) {
+  if (!opts.allowPrivateTargets && net.isIP(host) && (opts.isPrivate ?? isPrivateAddress)(host)) {
     throw privateTargetError(host, host);
   }
   return url;
@@ -228,6 +232,7 @@ export interface GuardedLookupOptions {
   allowPrivateTargets: boolean;
   /** Resolver to wrap; defaults to `dns.lookup`. Tests inject a fake. */
   lookup?: RawLookup;
+  isPrivate?: AddressPolicy;
 }
 
 /**
@@ -237,6 +242,7 @@ export interface GuardedLookupOptions {
  */
 export function createGuardedLookup(opts: GuardedLookupOptions): LookupFunction {
   const resolve: RawLookup = opts.lookup ?? (dns.lookup as unknown as RawLookup);
+  const isPrivate = opts.isPrivate ?? isPrivateAddress;
   return (hostname, options, callback) => {
     const wantAll = options.all === true;
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
@@ -247,7 +253,7 @@ export function createGuardedLookup(opts: GuardedLookupOptions): LookupFunction 
         return callback(e, wantAll ? [] : '', 0);
       }
       if (!opts.allowPrivateTargets) {
-        const bad = addresses.find((a) => isPrivateAddress(a.address));
+        const bad = addresses.find((a) => isPrivate(a.address));
         if (bad) return callback(privateTargetError(normalizeHost(hostname), bad.address), wantAll ? [] : '', 0);
       }
       if (wantAll) return callback(null, addresses);
@@ -263,11 +269,11 @@ export function createGuardedLookup(opts: GuardedLookupOptions): LookupFunction 
  */
 export async function resolvePublicHost(
   hostname: string,
-  opts: { allowPrivateTargets: boolean; lookup?: RawLookup },
+  opts: GuardedLookupOptions,
 ): Promise<LookupAddress[]> {
   const host = normalizeHost(hostname);
   if (net.isIP(host)) {
-    if (!opts.allowPrivateTargets && isPrivateAddress(host)) throw privateTargetError(host, host);
+    if (!opts.allowPrivateTargets && (opts.isPrivate ?? isPrivateAddress)(host)) throw privateTargetError(host, host);
     return [{ address: host, family: net.isIP(host) }];
   }
   const lookup = createGuardedLookup(opts);

@@ -1,0 +1,35 @@
+import express, { type Express } from 'express';
+import type { Config } from '../lib/config';
+import type { Database } from '../lib/db';
+import type { Logger } from '../lib/logger';
+import type { Metrics } from '../lib/metrics';
+import type { LazyTemporalClient } from '../lib/temporal-client';
+import type { TaskQueues } from '../workflows/definitions';
+import { errorHandler, notFound } from './middleware/errors';
+import { requestContext } from './middleware/request-context';
+import { diagnosticsRoutes } from './routes/diagnostics';
+import { healthRoutes } from './routes/health';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  db: Database;
+  temporal: LazyTemporalClient;
+  queues: TaskQueues;
+}
+
+/** The HTTP application: no listening, no globals, every collaborator passed in. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(healthRoutes(deps));
+  // Routes that read the raw request (the auth library) are mounted above this line.
+  app.use(express.json({ limit: '1mb' }));
+  if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

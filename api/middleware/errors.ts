@@ -1,0 +1,44 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, errorBody } from '../../lib/errors';
+
+/** Unknown route → 404 in the standard shape. */
+export function notFound(req: Request, res: Response) {
+  res.status(404).json(errorBody(404, `Cannot ${req.method} ${req.path}`));
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/**
+ * The one place that turns errors into HTTP: AppError → its status and body; body-parser
+ * failures → 400/413; anything else → 500 without internals (the stack goes to the log only).
+ */
+export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction) {
+  if (res.headersSent) {
+    req.log.error({ err: error }, 'error after headers were sent');
+    res.end();
+    return;
+  }
+  if (error instanceof AppError) {
+    if (error.status >= 500) req.log.error({ err: error, code: error.code }, 'request failed');
+    res.status(error.status).json(error.toBody());
+    return;
+  }
+  const parserError = error as BodyParserError;
+  if (parserError?.type === 'entity.too.large') {
+    res.status(413).json(errorBody(413, 'Request body is larger than 1 MiB'));
+    return;
+  }
+  if (parserError?.type === 'entity.parse.failed') {
+    res.status(400).json(errorBody(400, 'Malformed JSON in request body'));
+    return;
+  }
+  if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
+    res.status(parserError.status).json(errorBody(parserError.status, 'Unreadable request body'));
+    return;
+  }
+  req.log.error({ err: error }, 'unexpected error');
+  res.status(500).json(errorBody(500, 'Internal server error'));
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import { workflowIds } from '../../workflows/definitions';
+import type { AppDeps } from '../app';
+import { awaitWorkflow } from '../await-workflow';
+import { parseBody } from '../validate';
+
+const echoSchema = z.strictObject({
+  message: z.string().max(1000).default('ping'),
+  delayMs: z.number().int().min(0).max(120_000).default(0),
+});
+
+/**
+ * POST /diagnostics/echo runs a one-activity workflow through a worker and answers with its
+ * result, under the same synchronous limit as scraping (504 with the run id past it).
+ * Off unless DIAGNOSTICS_ENABLED: it is an unauthenticated way to start workflows.
+ */
+export function diagnosticsRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.post('/diagnostics/echo', async (req, res) => {
+    const input = parseBody(echoSchema, req.body ?? {});
+    const client = await deps.temporal.get();
+    const id = randomUUID();
+    const handle = await client.workflow.start('echoWorkflow', {
+      taskQueue: deps.queues.main,
+      workflowId: workflowIds.echo(id),
+      args: [input],
+    });
+    const outcome = await awaitWorkflow(client, handle, deps.config.SYNC_TIMEOUT_MS);
+    if (outcome.timedOut) throw new AppError('TIMEOUT', `The run did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms`, { id, workflowId: handle.workflowId });
+    res.json({ id, workflowId: handle.workflowId, result: outcome.result });
+  });
+  return router;
+}

@@ -1,0 +1,134 @@
+/**
+ * Finds or starts a Temporal server, in the order of DESIGN.md section 2:
+ *   1. TEMPORAL_ADDRESS (an existing cluster: nothing is started)
+ *   2. a `temporal` CLI on PATH
+ *   3. the CLI built from the Go module pinned in deploy/temporal-cli (built once into <DATA_DIR>/bin)
+ *   4. the SDK's own download (machines with internet; needs @temporalio/testing)
+ * The dev server is file-backed (<DATA_DIR>/temporal/temporal.db), so histories survive restarts.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { waitForPort } from './free-port';
+import { reapStaleProcess, writePidFile } from './stale-process';
+
+export const PINNED_CLI_VERSION = 'v1.5.1';
+const CLI_MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'temporal-cli');
+
+/** Custom search attributes registered on the dev server (a cluster registers them with `temporal operator`). */
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Text' | 'Int'> = {
+  AccountId: 'Keyword',
+  ScrapeMode: 'Keyword',
+  TargetHost: 'Keyword',
+  FlowId: 'Keyword',
+  TemplateId: 'Keyword',
+};
+
+export function pinnedCliPath(dataDir: string): string {
+  return path.join(dataDir, 'bin', `temporal-${PINNED_CLI_VERSION}`);
+}
+
+function onPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, command);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the pinned CLI with Go if it is not there yet. Takes minutes the first time
+ * (module download + compile); Go's own caches make later builds fast.
+ */
+export function ensurePinnedCli(dataDir: string, log: (line: string) => void = () => undefined): string | undefined {
+  const target = pinnedCliPath(dataDir);
+  if (existsSync(target)) return target;
+  if (!onPath('go')) return undefined;
+  mkdirSync(path.dirname(target), { recursive: true });
+  log(`Building the Temporal CLI ${PINNED_CLI_VERSION} from Go modules into ${target} (first time only, takes a few minutes)...`);
+  execFileSync('go', ['build', '-o', `${target}.partial`, 'github.com/temporalio/cli/cmd/temporal'], {
+    cwd: CLI_MODULE_DIR,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  execFileSync('mv', [`${target}.partial`, target]);
+  return target;
+}
+
+/** Which Temporal CLI binary to run (steps 2 and 3), or undefined when none can be had. */
+export function resolveTemporalCli(dataDir: string, log?: (line: string) => void): string | undefined {
+  const pinned = pinnedCliPath(dataDir);
+  if (existsSync(pinned)) return pinned;
+  return onPath('temporal') ?? ensurePinnedCli(dataDir, log);
+}
+
+export interface DevServerOptions {
+  cliPath: string;
+  port: number;
+  /** Omit for a headless server (tests). */
+  uiPort?: number;
+  /** SQLite file; omit for an in-memory server (tests that do not need durability). */
+  dbFile?: string;
+  namespace?: string;
+  onLog?: (line: string) => void;
+}
+
+export interface RunningTemporal {
+  address: string;
+  uiUrl?: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function devServerArgs(options: DevServerOptions): string[] {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace ?? 'default', '--log-level', 'warn'];
+  if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  return args;
+}
+
+export async function startTemporalDevServer(options: DevServerOptions): Promise<RunningTemporal> {
+  const pidFile = options.dbFile ? `${options.dbFile}.supervisor.pid` : undefined;
+  if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  if (pidFile) await reapStaleProcess(pidFile, 'start-dev', options.onLog);
+  if (await waitForPort('127.0.0.1', options.port, 0).then(() => true, () => false)) {
+    throw new Error(`Port ${options.port} is already in use: another Temporal server? Stop it, or set TEMPORAL_ADDRESS to use it.`);
+  }
+  // Detached: Ctrl-C reaches the supervisor only, which stops Temporal after the workers drained.
+  const child = spawn(options.cliPath, devServerArgs(options), { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (pidFile) writePidFile(pidFile, child.pid);
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) options.onLog?.(line);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  let early: Error | undefined;
+  child.once('exit', (code, signal) => {
+    early = new Error(`The Temporal dev server exited during start-up (code ${code}, signal ${signal}); is port ${options.port} taken?`);
+  });
+  await Promise.race([
+    waitForPort('127.0.0.1', options.port, 60_000),
+    exited.then(() => {
+      throw early ?? new Error('The Temporal dev server exited');
+    }),
+  ]);
+  if (options.uiPort !== undefined) await waitForPort('127.0.0.1', options.uiPort, 30_000).catch(() => undefined);
+
+  return {
+    address: `127.0.0.1:${options.port}`,
+    uiUrl: options.uiPort !== undefined ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
+  };
+}

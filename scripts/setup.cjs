@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/*
+ * Bootstrap run by `npm start` and `npm test` before anything else, so the README's two
+ * commands are the whole set-up on a fresh clone. Plain Node, no dependencies. Idempotent:
+ *   1. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json
+ *   2. the Prisma client (prisma generate) when missing or older than prisma/schema.prisma
+ *   3. Debian's chromium (browser mode) when missing, if we are root and apt-get exists;
+ *      otherwise a note that browser mode is unavailable until CHROMIUM_PATH points at one.
+ * The Temporal CLI is built later, by the code that needs it (lib/runtime/temporal-server.ts).
+ * This bootstrap reads a few environment variables itself: the service's config module is not
+ * loadable before dependencies exist.
+ */
+'use strict';
+const { execFileSync } = require('node:child_process');
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const args = new Set(process.argv.slice(2));
+const log = (line) => console.log(`[setup] ${line}`);
+
+function hashOf(...files) {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(fs.readFileSync(path.join(root, file)));
+  return hash.digest('hex');
+}
+
+function stale(stampFile, hash) {
+  try {
+    return fs.readFileSync(stampFile, 'utf8').trim() !== hash;
+  } catch {
+    return true;
+  }
+}
+
+function run(command, commandArgs, env = process.env) {
+  execFileSync(command, commandArgs, { cwd: root, stdio: 'inherit', env });
+}
+
+function ensureNodeModules() {
+  const stamp = path.join(root, 'node_modules', '.setup-lock-hash');
+  const hash = hashOf('package.json', 'package-lock.json');
+  if (!stale(stamp, hash)) return;
+  // Not `npm ci`: lock files made against this registry omit other platforms' optional packages,
+  // which `npm ci` refuses; `npm install` installs exactly the locked versions and leaves the lock as is.
+  log('installing npm dependencies (npm install, from package-lock.json)...');
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']);
+  fs.writeFileSync(stamp, hash);
+}
+
+function ensurePrismaClient() {
+  const stamp = path.join(root, 'generated', '.schema-hash');
+  const hash = hashOf('prisma/schema.prisma');
+  if (!stale(stamp, hash) && fs.existsSync(path.join(root, 'generated', 'prisma', 'client.ts'))) return;
+  log('generating the Prisma client...');
+  // Prisma 7's CLI insists on a schema-engine binary even for `generate`, which needs none;
+  // offline it cannot download one, so point it at any existing file.
+  const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY || process.execPath };
+  run(path.join(root, 'node_modules', '.bin', 'prisma'), ['generate'], env);
+  fs.mkdirSync(path.dirname(stamp), { recursive: true });
+  fs.writeFileSync(stamp, hash);
+}
+
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = fs.existsSync('/usr/bin/apt-get');
+  if (isRoot && hasApt && process.env.SKIP_SYSTEM_PACKAGES !== '1') {
+    log('installing Debian chromium for browser mode (apt-get, once)...');
+    try {
+      run('apt-get', ['update', '-qq']);
+      run('apt-get', ['install', '-y', '-qq', 'chromium'], { ...process.env, DEBIAN_FRONTEND: 'noninteractive' });
+      return;
+    } catch {
+      log('could not install chromium; browser mode will answer 503 until CHROMIUM_PATH points at a Chromium.');
+      return;
+    }
+  }
+  log(`no Chromium at ${chromium}: browser mode will answer 503 until it is installed (apt-get install chromium) or CHROMIUM_PATH is set.`);
+}
+
+ensureNodeModules();
+ensurePrismaClient();
+if (!args.has('--generate-only')) ensureChromium();

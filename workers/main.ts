@@ -1,0 +1,77 @@
+/**
+ * Worker entry point: one Temporal worker per task queue this process serves (WORKER_QUEUES).
+ * Run alone against external services (`npm run start:worker`), or under scripts/start.ts.
+ */
+import http from 'node:http';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { loadConfig, type Config } from '../lib/config';
+import { createMetrics } from '../lib/metrics';
+import { runMigrations } from '../lib/migrate';
+import { exitWithParent } from '../lib/runtime/exit-with-parent';
+import { taskQueues } from '../workflows/definitions';
+import { createWorkerDeps } from './deps';
+
+export async function runWorkers(config: Config): Promise<void> {
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('A worker needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both for the embedded default).');
+  }
+  const deps = createWorkerDeps(config, config.DATABASE_URL);
+  const { logger } = deps;
+  if (config.MIGRATE_ON_START) await runMigrations(config.DATABASE_URL);
+
+  const metrics = createMetrics();
+  const metricsServer = config.WORKER_METRICS_PORT
+    ? http
+        .createServer((req, res) => {
+          if (req.url !== '/metrics') {
+            res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 404, message: 'Not Found', error: 'Not Found' }));
+            return;
+          }
+          void metrics.registry.metrics().then((body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body));
+        })
+        .listen(config.WORKER_METRICS_PORT, '0.0.0.0')
+    : undefined;
+
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const queues = taskQueues(config.TASK_QUEUE_PREFIX);
+  const activities = createActivities(deps);
+  const workers: Worker[] = [];
+  if (config.WORKER_QUEUES !== 'browser') {
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: queues.main,
+        workflowsPath: require.resolve('../workflows'),
+        activities,
+      }),
+    );
+  }
+  logger.info({ queues: workers.map((w) => w.options.taskQueue), pid: process.pid }, 'worker started');
+  if (config.EXIT_WITH_PARENT) {
+    exitWithParent(() => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    });
+  }
+  try {
+    // Runtime's default shutdown signals (SIGINT, SIGTERM) make every worker drain and return.
+    await Promise.all(workers.map((w) => w.run()));
+  } finally {
+    await connection.close();
+    await deps.close();
+    metricsServer?.close();
+    logger.info('worker stopped');
+  }
+}
+
+if (require.main === module) {
+  runWorkers(loadConfig()).then(
+    // Exit explicitly: the stdin pipe watched for EXIT_WITH_PARENT would keep the process alive.
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,2 @@
+// Every workflow the workers register. Exports only.
+export { echoWorkflow } from './echo.workflow';
