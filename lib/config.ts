@@ -24,6 +24,8 @@ const configSchema = z.object({
     .string()
     .regex(/^[^\s:/]+:\d+$/, 'must be host:port')
     .optional(),
+  /** A Temporal CLI binary to run the dev server with (else `temporal` on PATH, else the pinned build). */
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_DEV_PORT: port.default(7233),

@@ -8,6 +8,11 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client names these gauges with a counter's `_total` suffix, which Prometheus's linter
+  // (promtool check metrics) rejects; the per-type gauges without the suffix stay.
+  for (const misnamed of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(misnamed);
+  }
   const httpRequestsTotal = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, matched route pattern and status code.',

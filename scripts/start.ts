@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     }
     let temporalAddress = config.TEMPORAL_ADDRESS;
     if (!temporalAddress) {
-      const cliPath = resolveTemporalCli(config.dataDir, say);
+      const cliPath = resolveTemporalCli(config.dataDir, say, config.TEMPORAL_CLI_PATH);
       if (!cliPath) {
         throw new Error('No Temporal server: set TEMPORAL_ADDRESS, put the `temporal` CLI on PATH, or install Go so the pinned CLI can be built.');
       }

@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -77,6 +77,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
   const owner = postgresUser();
+  // Running as the `postgres` user, the server must be able to traverse DATA_DIR (not list it).
+  if (owner) chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o011);
   await reapStaleProcess(pidFile, bin.postgres, options.onLog);
 
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {

@@ -1,7 +1,7 @@
 /**
  * Finds or starts a Temporal server, in the order of DESIGN.md section 2:
  *   1. TEMPORAL_ADDRESS (an existing cluster: nothing is started)
- *   2. a `temporal` CLI on PATH
+ *   2. TEMPORAL_CLI_PATH, else a `temporal` CLI on PATH
  *   3. the CLI built from the Go module pinned in deploy/temporal-cli (built once into <DATA_DIR>/bin)
  *   4. the SDK's own download (machines with internet; needs @temporalio/testing)
  * The dev server is file-backed (<DATA_DIR>/temporal/temporal.db), so histories survive restarts.
@@ -56,7 +56,11 @@ export function ensurePinnedCli(dataDir: string, log: (line: string) => void = (
 }
 
 /** Which Temporal CLI binary to run (steps 2 and 3), or undefined when none can be had. */
-export function resolveTemporalCli(dataDir: string, log?: (line: string) => void): string | undefined {
+export function resolveTemporalCli(dataDir: string, log?: (line: string) => void, explicitPath?: string): string | undefined {
+  if (explicitPath) {
+    if (!existsSync(explicitPath)) throw new Error(`TEMPORAL_CLI_PATH points at ${explicitPath}, which does not exist`);
+    return explicitPath;
+  }
   const pinned = pinnedCliPath(dataDir);
   if (existsSync(pinned)) return pinned;
   return onPath('temporal') ?? ensurePinnedCli(dataDir, log);

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { ConfigError, parseConfig } from './config';
+
+describe('parseConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = parseConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.SYNC_TIMEOUT_MS).toBe(50_000);
+    expect(config.FREE_CREDITS).toBe(100);
+    expect(config.ALLOW_PRIVATE_TARGETS).toBe(false);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.TEMPORAL_ADDRESS).toBeUndefined();
+    expect(config.TEMPORAL_NAMESPACE).toBe('default');
+    expect(config.dataDir).toBe(path.resolve('./.data'));
+  });
+
+  it('parses booleans, lists and numbers', () => {
+    const config = parseConfig({ ALLOW_PRIVATE_TARGETS: 'true', BLACKLIST_HOSTS: ' Example.com, *.bad.test ,', PORT: '8080' });
+    expect(config.ALLOW_PRIVATE_TARGETS).toBe(true);
+    expect(config.BLACKLIST_HOSTS).toEqual(['example.com', '*.bad.test']);
+    expect(config.PORT).toBe(8080);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseConfig({ DATABASE_URL: '  ', PORT: '' }).PORT).toBe(3000);
+  });
+
+  it('lists every bad value with its name', () => {
+    let error: unknown;
+    try {
+      parseConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ALLOW_PRIVATE_TARGETS: 'maybe', TEMPORAL_ADDRESS: 'nohost' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/PORT: must be a port number/);
+    expect(problems).toMatch(/DATABASE_URL: must be a postgres/);
+    expect(problems).toMatch(/ALLOW_PRIVATE_TARGETS: must be true or false/);
+    expect(problems).toMatch(/TEMPORAL_ADDRESS: must be host:port/);
+  });
+
+  it('refuses a short auth secret', () => {
+    expect(() => parseConfig({ BETTER_AUTH_SECRET: 'short' })).toThrow(/BETTER_AUTH_SECRET: must be at least 32 characters/);
+  });
+});

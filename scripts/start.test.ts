@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../lib/runtime/free-port';
+import { testEnv } from '../test/helpers/env';
+
+/** Processes whose command line mentions `needle` (our temporary data folder). */
+function processesMentioning(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
+      if (cmdline.includes(needle) || environ.includes(needle)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string, output: string[]): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} within ${timeoutMs} ms:\n${output.join('').slice(-4000)}`);
+}
+
+const ok = (url: string) => async () => {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start (the supervisor)', () => {
+  it('starts PostgreSQL, Temporal with its UI, a worker and the API, and SIGTERM stops them all', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scrape-start-'));
+    chmodSync(dataDir, 0o755); // PostgreSQL runs as the `postgres` user when we are root
+    const [apiPort, temporalPort, uiPort, pgPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const output: string[] = [];
+    const supervisor: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(apiPort),
+        TEMPORAL_DEV_PORT: String(temporalPort),
+        TEMPORAL_UI_PORT: String(uiPort),
+        EMBEDDED_PG_PORT: String(pgPort),
+        WORKER_METRICS_PORT: '0',
+        TEMPORAL_CLI_PATH: testEnv('temporalCli'),
+        DATABASE_URL: '',
+        TEMPORAL_ADDRESS: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    supervisor.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+    supervisor.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+    const exited = new Promise<number | null>((resolve) => supervisor.once('exit', (code) => resolve(code)));
+
+    try {
+      await waitUntil(ok(`http://127.0.0.1:${apiPort}/readyz`), 120_000, 'the API was not ready', output);
+      await waitUntil(ok(`http://127.0.0.1:${uiPort}/`), 30_000, 'the Temporal UI did not answer', output);
+      const printed = output.join('');
+      expect(printed).toContain(`API          http://127.0.0.1:${apiPort}`);
+      expect(printed).toContain(`Temporal UI  http://127.0.0.1:${uiPort}`);
+      expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
+    } finally {
+      supervisor.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    const printed = output.join('');
+    expect(printed.indexOf('api exited')).toBeLessThan(printed.indexOf('worker exited'));
+    expect(printed).toContain('[start] stopped');
+    // Nothing it started outlives it.
+    await waitUntil(async () => processesMentioning(dataDir).length === 0, 10_000, 'processes outlived the supervisor', output);
+  });
+});

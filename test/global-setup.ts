@@ -1,0 +1,34 @@
+/**
+ * Boots the real services every integration test shares, once per run:
+ *   - PostgreSQL (embedded binaries) on a free port, data in a temporary folder;
+ *     each test file then creates its own database (test/helpers/database.ts)
+ *   - a Temporal dev server (the pinned CLI, built once into <DATA_DIR>/bin) on a free port;
+ *     each test stack uses its own task-queue prefix, so stacks never see each other's work
+ * Their addresses reach the test processes through environment variables.
+ */
+import { chmodSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../lib/config';
+import { freePort } from '../lib/runtime/free-port';
+import { startEmbeddedPostgres } from '../lib/runtime/postgres';
+import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
+import { TEST_ENV, type TestServices } from './helpers/env';
+
+export default async function globalSetup(): Promise<void> {
+  const config = parseConfig(process.env);
+  const cliPath = resolveTemporalCli(config.dataDir, (line) => console.log(line), config.TEMPORAL_CLI_PATH);
+  if (!cliPath) throw new Error('No Temporal CLI: install Go (the pinned CLI is built from deploy/temporal-cli) or put `temporal` on PATH.');
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'scrape-test-'));
+  // PostgreSQL runs as the `postgres` user when we are root: it must be able to traverse this.
+  chmodSync(scratch, 0o755);
+  const [postgres, temporal] = await Promise.all([
+    freePort().then((port) => startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port, database: 'postgres' })),
+    freePort().then((port) => startTemporalDevServer({ cliPath, port })),
+  ]);
+  process.env[TEST_ENV.adminDatabaseUrl] = postgres.url('postgres');
+  process.env[TEST_ENV.temporalAddress] = temporal.address;
+  process.env[TEST_ENV.temporalCli] = cliPath;
+  process.env[TEST_ENV.scratchDir] = scratch;
+  (globalThis as { __testServices?: TestServices }).__testServices = { postgres, temporal, scratch };
+}
