@@ -78,7 +78,7 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
       const client = new Client({ connection });
-      const result = await client.workflow.getHandle(body.workflowId).result();
+      const result: unknown = await client.workflow.getHandle(body.workflowId).result();
       expect(result).toMatchObject({ message: 'slow' });
     } finally {
       await connection.close();

@@ -4,8 +4,11 @@
  * commands are the whole set-up on a fresh clone. Plain Node, no dependencies. Idempotent:
  *   1. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json
  *   2. the Prisma client (prisma generate) when missing or older than prisma/schema.prisma
- *   3. Debian's chromium (browser mode) when missing, if we are root and apt-get exists;
- *      otherwise a note that browser mode is unavailable until CHROMIUM_PATH points at one.
+ *   3. Debian packages when missing, if we are root and apt-get exists (SKIP_SYSTEM_PACKAGES=1
+ *      turns this off): chromium for browser mode; with --for-tests also prometheus (its
+ *      promtool checks the /metrics format) and docker-compose (validates docker-compose.yml,
+ *      no engine needed). Without them browser mode answers 503 until
+ *      CHROMIUM_PATH points at a Chromium, and the metrics-format test fails saying why.
  * The Temporal CLI is built later, by the code that needs it (lib/runtime/temporal-server.ts).
  * This bootstrap reads a few environment variables itself: the service's config module is not
  * loadable before dependencies exist.
@@ -62,25 +65,43 @@ function ensurePrismaClient() {
   fs.writeFileSync(stamp, hash);
 }
 
+function canInstallSystemPackages() {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  return isRoot && fs.existsSync('/usr/bin/apt-get') && process.env.SKIP_SYSTEM_PACKAGES !== '1';
+}
+
+let aptUpdated = false;
+function aptInstall(pkg) {
+  log(`installing Debian package ${pkg} (apt-get, once)...`);
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (!aptUpdated) run('apt-get', ['update', '-qq'], env);
+    aptUpdated = true;
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], env);
+    return true;
+  } catch {
+    log(`could not install ${pkg}.`);
+    return false;
+  }
+}
+
 function ensureChromium() {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (fs.existsSync(chromium)) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const hasApt = fs.existsSync('/usr/bin/apt-get');
-  if (isRoot && hasApt && process.env.SKIP_SYSTEM_PACKAGES !== '1') {
-    log('installing Debian chromium for browser mode (apt-get, once)...');
-    try {
-      run('apt-get', ['update', '-qq']);
-      run('apt-get', ['install', '-y', '-qq', 'chromium'], { ...process.env, DEBIAN_FRONTEND: 'noninteractive' });
-      return;
-    } catch {
-      log('could not install chromium; browser mode will answer 503 until CHROMIUM_PATH points at a Chromium.');
-      return;
-    }
-  }
+  if (canInstallSystemPackages() && aptInstall('chromium')) return;
   log(`no Chromium at ${chromium}: browser mode will answer 503 until it is installed (apt-get install chromium) or CHROMIUM_PATH is set.`);
+}
+
+/** Test-only tools: promtool checks the /metrics format, docker-compose validates docker-compose.yml. */
+function ensureTestTools() {
+  for (const [binary, pkg] of [['/usr/bin/promtool', 'prometheus'], ['/usr/bin/docker-compose', 'docker-compose']]) {
+    if (fs.existsSync(binary)) continue;
+    if (canInstallSystemPackages() && aptInstall(pkg)) continue;
+    log(`no ${binary}: the test that needs it will fail until Debian's ${pkg} package is installed.`);
+  }
 }
 
 ensureNodeModules();
 ensurePrismaClient();
 if (!args.has('--generate-only')) ensureChromium();
+if (args.has('--for-tests')) ensureTestTools();

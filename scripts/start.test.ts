@@ -78,6 +78,6 @@ describe('npm start (the supervisor)', () => {
     expect(printed.indexOf('api exited')).toBeLessThan(printed.indexOf('worker exited'));
     expect(printed).toContain('[start] stopped');
     // Nothing it started outlives it.
-    await waitUntil(async () => processesMentioning(dataDir).length === 0, 10_000, 'processes outlived the supervisor', output);
+    await waitUntil(() => Promise.resolve(processesMentioning(dataDir).length === 0), 10_000, 'processes outlived the supervisor', output);
   });
 });

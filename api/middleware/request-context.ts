@@ -20,8 +20,9 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  */
 export function routePattern(req: Request, res: Response): string {
   if (typeof res.locals.route === 'string') return res.locals.route;
-  const route = (req as Request & { route?: { path?: unknown } }).route;
-  return route && typeof route.path === 'string' ? route.path : 'unmatched';
+  const route: unknown = req.route;
+  if (typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string') return route.path;
+  return 'unmatched';
 }
 
 /**

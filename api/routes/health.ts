@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { AppDeps } from '../app';
 
-async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<'ok' | string> {
+/** 'ok', or why the probe failed. */
+async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

@@ -1,0 +1,44 @@
+// ESLint 9 flat config: typescript-eslint with type information.
+const tseslint = require('typescript-eslint');
+const { builtinModules } = require('node:module');
+
+module.exports = tseslint.config(
+  { ignores: ['node_modules/', 'generated/', '.data/', 'coverage/', 'eslint.config.js', 'jest.config.js'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Configuration is read once, in lib/config.ts; everything else receives a Config.
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lib/config.ts.' }],
+    },
+  },
+  {
+    // Where reading the environment is the point: the config module, the bootstrap, tests.
+    files: ['lib/config.ts', 'scripts/setup.cjs', 'test/**', '**/*.test.ts', 'lib/runtime/temporal-server.ts', 'bench/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['scripts/*.cjs', 'test/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['scripts/*.cjs', 'test/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Workflows run in Temporal's deterministic sandbox: no Node built-ins, no I/O.
+    files: ['workflows/**/*.ts'],
+    ignores: ['workflows/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: 'Workflows must stay deterministic: do I/O in activities.' })) }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/unbound-method': 'off' },
+  },
+);
