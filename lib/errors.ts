@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   BLACKLISTED: 403,
   PRIVATE_TARGET: 403,
   NOT_FOUND: 404,
+  /** An idempotency key was reused for a different operation (a caller bug, not a replay). */
+  IDEMPOTENCY_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION_FAILED: 422,
   INTERNAL: 500,
