@@ -1,0 +1,40 @@
+/**
+ * Credit debit and refund as Temporal activities. Both are idempotent by their idempotency key
+ * (lib/credit.ts), so a retried or replayed activity changes the balance once.
+ * Business refusals (not enough credit, unknown account, a reused key) are non-retryable
+ * ApplicationFailures whose `type` is the error code; anything else (the database is down)
+ * is thrown as is and retried by the activity's retry policy.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { type CreditChange, type DebitInput, type RefundInput, debitCredit, refundCredit } from '../lib/credit';
+import type { Database } from '../lib/db';
+import { AppError } from '../lib/errors';
+
+export type { CreditChange, DebitInput, RefundInput } from '../lib/credit';
+
+function toFailure(error: unknown): unknown {
+  if (error instanceof AppError && error.status < 500) {
+    return ApplicationFailure.nonRetryable(error.message, error.code, error.extra);
+  }
+  return error;
+}
+
+export function createCreditActivities(deps: { db: Database }) {
+  return {
+    /** INSUFFICIENT_CREDIT → non-retryable ApplicationFailure of type 'INSUFFICIENT_CREDIT' (details: [{remaining, required}]). */
+    async debitCredit(input: DebitInput): Promise<CreditChange> {
+      try {
+        return await debitCredit(deps.db, input);
+      } catch (error) {
+        throw toFailure(error);
+      }
+    },
+    async refundCredit(input: RefundInput): Promise<CreditChange> {
+      try {
+        return await refundCredit(deps.db, input);
+      } catch (error) {
+        throw toFailure(error);
+      }
+    },
+  };
+}
