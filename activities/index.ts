@@ -1,15 +1,52 @@
-import type { Logger } from '../lib/logger';
 import type { Database } from '../lib/db';
+import type { Logger } from '../lib/logger';
+import type { WorkerMetrics } from '../lib/metrics';
+import { createCreditActivities } from './credit';
 import { echo } from './echo';
+import type { Blacklist } from './scrape/blacklist';
+import type { BrowserPool } from './scrape/browser';
+import type { HttpEngine } from './scrape/http';
+import { type FinishScrapeRunInput, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
 
 export interface ActivityDeps {
   db: Database;
   logger: Logger;
+  metrics: WorkerMetrics;
+  blacklist: Blacklist;
+  httpEngine: HttpEngine;
 }
 
-/** Activities close over their dependencies; workflows type their proxies from this factory. */
-export function createActivities(_deps: ActivityDeps) {
-  return { echo };
+/**
+ * Activities of the main task queue (orchestration, http scraping, credit, bookkeeping).
+ * They close over their dependencies; workflows type their proxies from this factory.
+ */
+export function createActivities(deps: ActivityDeps) {
+  const credit = createCreditActivities({ db: deps.db });
+  return {
+    echo,
+    ...credit,
+    async debitCredit(input: Parameters<typeof credit.debitCredit>[0]) {
+      const change = await credit.debitCredit(input);
+      if (change.applied) deps.metrics.creditsDebited.inc({ mode: input.mode ?? 'other' }, input.amount);
+      return change;
+    },
+    async refundCredit(input: Parameters<typeof credit.refundCredit>[0]) {
+      const change = await credit.refundCredit(input);
+      if (change.applied) deps.metrics.creditsRefunded.inc();
+      return change;
+    },
+    fetchPage: (input: ScrapeActivityInput) => runScrapeAttempt(deps, (req, opts) => deps.httpEngine.scrape(req, opts), input),
+    finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.db, input),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/** Activities of the browser task queue, served by workers that own a Chromium pool. */
+export function createBrowserActivities(deps: Omit<ActivityDeps, 'httpEngine'> & { browserPool: BrowserPool }) {
+  return {
+    renderPage: (input: ScrapeActivityInput) => runScrapeAttempt(deps, (req, opts) => deps.browserPool.scrape(req, opts), input),
+  };
+}
+
+export type BrowserActivities = ReturnType<typeof createBrowserActivities>;

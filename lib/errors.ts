@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   /** The target could not be fetched (network error, timeout, too large): the scrape failed. */
   SCRAPE_FAILED: 502,
+  /** The target answered 5xx or 429 on every attempt. */
+  TARGET_ERROR: 502,
   /** The target's response (after decompression) exceeded the engine's size cap; not retryable. */
   RESPONSE_TOO_LARGE: 502,
   BROWSER_UNAVAILABLE: 503,

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics of one process. Per instance, reset on restart, no per-account labels.
@@ -30,3 +30,74 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Metrics of a worker process: scrape duration and outcome by mode, credits debited, and the
+ * browser pool's gauges (read from the pool at scrape time by `observeBrowserPool`).
+ */
+export function createWorkerMetrics() {
+  const base = createMetrics();
+  const { registry } = base;
+  const scrapeDuration = new Histogram({
+    name: 'scrape_duration_seconds',
+    help: 'Duration of one scrape attempt, by mode and outcome.',
+    labelNames: ['mode', 'outcome'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50],
+    registers: [registry],
+  });
+  const scrapeOutcomes = new Counter({
+    name: 'scrape_attempts_total',
+    help: 'Scrape attempts, by mode and outcome (succeeded, or the error code).',
+    labelNames: ['mode', 'outcome'] as const,
+    registers: [registry],
+  });
+  const creditsDebited = new Counter({
+    name: 'credits_debited_total',
+    help: 'Credits debited for scrapes (refunds not subtracted), by mode.',
+    labelNames: ['mode'] as const,
+    registers: [registry],
+  });
+  const creditsRefunded = new Counter({
+    name: 'credits_refunded_total',
+    help: 'Credits refunded after every attempt of a scrape failed.',
+    registers: [registry],
+  });
+  type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number };
+  let browserStats: (() => PoolStats) | undefined;
+  new Gauge({
+    name: 'browser_contexts_in_use',
+    help: 'Browser contexts (pages) currently held by scrapes in this worker.',
+    registers: [registry],
+    collect() {
+      this.set(browserStats?.().contextsInUse ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'browser_queue_length',
+    help: 'Browser scrapes waiting for a free context in this worker.',
+    registers: [registry],
+    collect() {
+      this.set(browserStats?.().queueLength ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'browser_open_contexts',
+    help: 'Browser contexts actually open in Chromium (0 when idle: none leaked).',
+    registers: [registry],
+    collect() {
+      this.set(browserStats?.().openContexts ?? 0);
+    },
+  });
+  return {
+    ...base,
+    scrapeDuration,
+    scrapeOutcomes,
+    creditsDebited,
+    creditsRefunded,
+    observeBrowserPool(stats: () => PoolStats) {
+      browserStats = stats;
+    },
+  };
+}
+
+export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;

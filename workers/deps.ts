@@ -1,11 +1,42 @@
+import { createBlacklist } from '../activities/scrape/blacklist';
+import { type BrowserPool, createBrowserPool } from '../activities/scrape/browser';
+import { createHttpEngine } from '../activities/scrape/http';
+import type { ActivityDeps } from '../activities';
 import type { Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createLogger } from '../lib/logger';
-import type { ActivityDeps } from '../activities';
+import { createWorkerMetrics } from '../lib/metrics';
+
+export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
 /** Builds what activities need from configuration. The caller owns and closes the result. */
-export function createWorkerDeps(config: Config, databaseUrl: string): ActivityDeps & { close(): Promise<void> } {
+export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDeps {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const db = createDatabase(databaseUrl);
-  return { db, logger, close: () => db.$disconnect() };
+  const metrics = createWorkerMetrics();
+  const httpEngine = createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
+  // One Chromium per browser worker, launched on first use.
+  const browserPool =
+    config.WORKER_QUEUES === 'http'
+      ? undefined
+      : createBrowserPool({
+          executablePath: config.CHROMIUM_PATH,
+          maxConcurrency: config.BROWSER_CONCURRENCY,
+          allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+          onEvent: (event) => logger.info({ event }, 'browser pool'),
+        });
+  if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
+  return {
+    db,
+    logger,
+    metrics,
+    blacklist: createBlacklist(db),
+    httpEngine,
+    browserPool,
+    close: async () => {
+      await browserPool?.close();
+      await httpEngine.close();
+      await db.$disconnect();
+    },
+  };
 }

@@ -4,9 +4,8 @@
  */
 import http from 'node:http';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities, createBrowserActivities } from '../activities';
 import { loadConfig, type Config } from '../lib/config';
-import { createMetrics } from '../lib/metrics';
 import { runMigrations } from '../lib/migrate';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
 import { taskQueues } from '../workflows/definitions';
@@ -20,7 +19,7 @@ export async function runWorkers(config: Config): Promise<void> {
   const { logger } = deps;
   if (config.MIGRATE_ON_START) await runMigrations(config.DATABASE_URL);
 
-  const metrics = createMetrics();
+  const { metrics } = deps;
   const metricsServer = config.WORKER_METRICS_PORT
     ? http
         .createServer((req, res) => {
@@ -35,7 +34,6 @@ export async function runWorkers(config: Config): Promise<void> {
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
-  const activities = createActivities(deps);
   const workers: Worker[] = [];
   if (config.WORKER_QUEUES !== 'browser') {
     workers.push(
@@ -44,7 +42,19 @@ export async function runWorkers(config: Config): Promise<void> {
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: queues.main,
         workflowsPath: require.resolve('../workflows'),
-        activities,
+        activities: createActivities(deps),
+      }),
+    );
+  }
+  if (deps.browserPool) {
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: queues.browser,
+        activities: createBrowserActivities({ ...deps, browserPool: deps.browserPool }),
+        // Pages at once are capped by the pool; more slots would only queue inside it.
+        maxConcurrentActivityTaskExecutions: config.BROWSER_CONCURRENCY * 2,
       }),
     );
   }

@@ -1,2 +1,3 @@
 // Every workflow the workers register. Exports only.
 export { echoWorkflow } from './echo.workflow';
+export { scrapeWorkflow } from './scrape.workflow';

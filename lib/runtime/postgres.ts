@@ -146,3 +146,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     },
   };
 }
+
+/** URL of the embedded server's service database, for tools run beside `npm start`. */
+export function embeddedDatabaseUrl(dataDir: string, port: number): string | undefined {
+  const passwordFile = path.join(dataDir, 'postgres.password');
+  if (!existsSync(passwordFile)) return undefined;
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${SERVICE_DATABASE}`;
+}
