@@ -84,6 +84,8 @@ export interface BrowserPoolStats {
   openContexts: number;
   /** Chromium launches so far (relaunches after a crash count). */
   launches: number;
+  /** Egress proxy counters (only when private targets are not allowed). */
+  egress: { requests: number; blocked: number } | null;
 }
 
 export interface BrowserPool {
@@ -222,26 +224,59 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       throw mapError(err, call.signal, timeout, timeoutMs);
     }
     let context: BrowserContext | undefined;
-    const onAbort = () => void context?.close().catch(() => undefined);
+    let pendingContext: Promise<BrowserContext> | undefined;
+    // Playwright calls on a context that is being closed may never settle: on abort, the scrape
+    // rejects at once (race below) and the context is closed in `finally`.
+    let onAbort = () => undefined as void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+    });
+    aborted.catch(() => undefined);
     try {
-      const b = await getBrowser();
-      signal.throwIfAborted();
-      context = await b.newContext(contextOptions(req, options.userAgent));
       signal.addEventListener('abort', onAbort, { once: true });
-      if (signal.aborted) onAbort();
-      return await runScrape(context, req, target, {
+      const b = await Promise.race([getBrowser(), aborted]);
+      signal.throwIfAborted();
+      pendingContext = b.newContext(contextOptions(req, options.userAgent));
+      pendingContext.catch(() => undefined);
+      context = await Promise.race([pendingContext, aborted]);
+      signal.throwIfAborted();
+      const work = runScrape(context, req, target, {
         guard,
         isBlacklisted: call.isBlacklisted,
         remaining: () => Math.max(1, deadline - Date.now()),
         settleMs,
         started,
       });
+      work.catch(() => undefined);
+      return await Promise.race([work, aborted]);
     } catch (err) {
       throw mapError(err, call.signal, timeout, timeoutMs);
     } finally {
       signal.removeEventListener('abort', onAbort);
-      if (context) await context.close().catch(() => undefined);
+      // An abort may have won the race against newContext(): that context still has to be closed.
+      context ??= pendingContext ? await settleWithin(pendingContext, 10_000) : undefined;
+      if (context) await closeContext(context);
       release();
+    }
+  }
+
+  /** Closes a context; if Chromium does not answer within 10 s, it is wedged: close it (relaunched on demand). */
+  async function closeContext(context: BrowserContext): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const closedInTime = await Promise.race([
+      context.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!closedInTime) {
+      const b = context.browser();
+      if (b && browser === b) browser = null;
+      await b?.close().catch(() => undefined);
     }
   }
 
@@ -253,6 +288,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       launched: browser?.isConnected() ?? false,
       openContexts: browser?.isConnected() ? browser.contexts().length : 0,
       launches,
+      egress: proxy ? proxy.stats() : null,
     }),
     async close() {
       closed = true;
@@ -267,6 +303,19 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The value of `p` if it fulfils within `ms`, else undefined. */
+async function settleWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const result = await Promise.race([
+    p.catch(() => undefined),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return result;
+}
 
 interface RunContext {
   guard: { allowPrivateTargets: boolean; isBlacklisted?: BlacklistCheck; isPrivate?: AddressPolicy };
@@ -396,7 +445,7 @@ async function runScrape(context: BrowserContext, req: EngineRequest, target: UR
     }
   }
 
-  const html = await page.content();
+  const html = await contentWhenStable(page, run);
   const finalUrl = page.url();
   const result: ScrapeResult = {
     url: req.url,
@@ -411,6 +460,18 @@ async function runScrape(context: BrowserContext, req: EngineRequest, target: UR
   if (network) result.network = await network.collect();
   result.elapsed_ms = Math.round(performance.now() - run.started);
   return result;
+}
+
+/** page.content() refuses while a navigation is under way (e.g. a script redirect): wait for it, retry. */
+async function contentWhenStable(page: Page, run: RunContext): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.content();
+    } catch (err) {
+      if (attempt >= 5 || !(err instanceof Error) || !/navigating/i.test(err.message)) throw err;
+      await page.waitForLoadState('load', { timeout: run.remaining() }).catch(() => undefined);
+    }
+  }
 }
 
 /** Best effort: give late XHRs a moment (bounded by settleMs and the deadline). */
@@ -452,6 +513,9 @@ async function fillForm(page: Page, form: FillForm, run: RunContext) {
   const navigation = page
     .waitForEvent('request', { predicate: (r) => r.isNavigationRequest() && r.frame() === page.mainFrame(), timeout: run.remaining() })
     .catch(() => null);
+  // The current document has loaded already, so the next `load` event is the new document's.
+  const loaded = page.waitForEvent('load', { timeout: run.remaining() });
+  loaded.catch(() => undefined);
   if (form.submit) {
     await scope.locator(form.submit).first().click({ timeout: run.remaining() });
   } else {
@@ -472,7 +536,7 @@ async function fillForm(page: Page, form: FillForm, run: RunContext) {
     return null;
   }
   const response = await navRequest.response().catch(() => null);
-  await page.waitForLoadState('load', { timeout: run.remaining() });
+  await loaded;
   await settle(page, run);
   return response;
 }

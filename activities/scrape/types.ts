@@ -41,7 +41,7 @@ export interface NetworkEntry {
   response_headers: Record<string, string>;
   /** Text bodies (text/*, JSON, JS, XML, form data) of at most 64 KiB; absent otherwise. */
   body?: string;
-  /** Chromium's failure text, e.g. "net::ERR_BLOCKED_BY_CLIENT" for requests the guard refused. */
+  /** Chromium's failure text, e.g. "net::ERR_BLOCKED_BY_CLIENT.Inspector" for requests the guard refused. */
   error?: string;
 }
 

@@ -1,0 +1,266 @@
+/**
+ * Browser engine against the fixture server with a REAL Chromium (/usr/bin/chromium or the path
+ * in the test's CHROMIUM_PATH environment). There is no skip: without Chromium these tests fail.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { AppError } from '../../lib/errors';
+import { startFixtureServer } from '../../test/fixtures/server';
+import type { FixtureServer } from '../../test/fixtures/server';
+import { createBrowserPool } from './browser';
+import type { BrowserPool, BrowserPoolEvent } from './browser';
+import { isPrivateAddress, matchesBlacklist } from './guard';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let fx: FixtureServer;
+let pool: BrowserPool;
+const events: BrowserPoolEvent[] = [];
+const listeners = new Set<(e: BrowserPoolEvent) => void>();
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it or set CHROMIUM_PATH`);
+  fx = await startFixtureServer();
+  pool = createBrowserPool({
+    executablePath: CHROMIUM,
+    allowPrivateTargets: true,
+    maxConcurrency: 2,
+    onEvent: (e) => {
+      events.push(e);
+      for (const l of listeners) l(e);
+    },
+  });
+});
+afterAll(async () => {
+  await pool?.close();
+  await fx?.close();
+});
+
+function nextEvent(type: BrowserPoolEvent['type']): Promise<BrowserPoolEvent> {
+  return new Promise((resolve) => {
+    const l = (e: BrowserPoolEvent) => {
+      if (e.type === type) {
+        listeners.delete(l);
+        resolve(e);
+      }
+    };
+    listeners.add(l);
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${String(err)}`);
+  return err;
+}
+
+/** Resolves once `condition()` holds, checking after each turn of the event loop (no fixed sleeps). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Chromium browser processes that are children of this (jest worker) process. */
+function chromiumChildren(): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /chrom/i.test(l))
+    .map((l) => Number(l.split(/\s+/)[0]));
+}
+
+describe('browser pool (real Chromium)', () => {
+  it('renders JavaScript content (wait_for) and extracts with selectors', async () => {
+    const res = await pool.scrape(
+      { url: `${fx.url}/js-rendered?delay=300`, wait_for: '#rendered', selectors: ['#rendered', '.static'] },
+      { timeoutMs: 20_000 },
+    );
+    expect(res).toMatchObject({ mode: 'browser', status: 200, final_url: `${fx.url}/js-rendered?delay=300` });
+    expect(res.data![0]!.results[0]!.text).toBe('Rendered by JavaScript');
+    expect(res.data![1]!.results[0]!.text).toBe('Static part');
+    expect(res.headers['content-type']).toContain('text/html');
+  });
+
+  it('without wait_for returns the html as loaded (JS content not there yet)', async () => {
+    const res = await pool.scrape({ url: `${fx.url}/js-rendered?delay=5000` }, { timeoutMs: 20_000 });
+    expect(res.html).toContain('Static part');
+    expect(res.html).not.toContain('<div id="rendered"');
+  });
+
+  it('wait_for that never appears fails with SCRAPE_FAILED within the timeout', async () => {
+    const err = await failure(pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#never' }, { timeoutMs: 1500 }));
+    expect(err.code).toBe('SCRAPE_FAILED');
+    expect(pool.stats().contextsInUse).toBe(0);
+  });
+
+  it('capture_network records the page requests, with the /api/data JSON body', async () => {
+    const res = await pool.scrape(
+      { url: `${fx.url}/xhr`, wait_for: 'body[data-loaded] #items li', capture_network: true, selectors: [{ selector: '#items li', all: true }] },
+      { timeoutMs: 20_000 },
+    );
+    expect(res.data![0]!.results.map((r) => r.text)).toEqual(['Alpha', 'Beta', 'Gamma']);
+    const doc = res.network!.find((n) => n.url === `${fx.url}/xhr`);
+    expect(doc).toMatchObject({ method: 'GET', status: 200, resource_type: 'document' });
+    const api = res.network!.find((n) => n.url === `${fx.url}/api/data`);
+    expect(api).toBeDefined();
+    expect(api).toMatchObject({ method: 'GET', status: 200, resource_type: 'fetch' });
+    expect(api!.response_headers['content-type']).toBe('application/json');
+    expect(api!.request_headers['user-agent']).toBeDefined();
+    expect(JSON.parse(api!.body!)).toEqual({ items: [{ id: 1, name: 'Alpha' }, { id: 2, name: 'Beta' }, { id: 3, name: 'Gamma' }] });
+  });
+
+  it('fills and submits a form, then extracts from the result page', async () => {
+    const res = await pool.scrape(
+      {
+        url: `${fx.url}/form`,
+        fill_form: { selector: '#f', fields: { '#name': 'Ada Lovelace', '#email': 'ada@example.com', '#color': 'blue', '#subscribe': true }, submit: '#go' },
+        selectors: ['#method', '#result-name', '#result-email', '#result-color', '#result-subscribe'],
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(res.final_url).toBe(`${fx.url}/form/submit`);
+    expect(res.data!.map((d) => d.results[0]?.text)).toEqual(['POST', 'Ada Lovelace', 'ada@example.com', 'blue', 'yes']);
+  });
+
+  it('submits the form by its selector when no submit button is given', async () => {
+    const res = await pool.scrape(
+      { url: `${fx.url}/form`, fill_form: { selector: '#f', fields: { '#name': 'Grace' } }, selectors: ['#result-name'] },
+      { timeoutMs: 20_000 },
+    );
+    expect(res.data![0]!.results[0]!.text).toBe('Grace');
+  });
+
+  it('returns target 4xx as a status and follows redirects', async () => {
+    const notFound = await pool.scrape({ url: `${fx.url}/status/404`, selectors: ['h1'] }, { timeoutMs: 20_000 });
+    expect(notFound.status).toBe(404);
+    expect(notFound.data![0]!.results[0]!.text).toBe('Status 404');
+    const redirected = await pool.scrape({ url: `${fx.url}/redirect?n=3`, selectors: ['h1'] }, { timeoutMs: 20_000 });
+    expect(redirected.final_url).toBe(`${fx.url}/page/final`);
+    expect(redirected.data![0]!.results[0]!.text).toBe('Page final');
+  });
+
+  it('refuses a blacklisted target, also when reached through a redirect', async () => {
+    const isBlacklisted = (h: string) => matchesBlacklist(h, ['localhost']);
+    const direct = await failure(pool.scrape({ url: `http://localhost:${fx.port}/page/1` }, { isBlacklisted, timeoutMs: 20_000 }));
+    expect(direct).toMatchObject({ code: 'BLACKLISTED', status: 403 });
+    const viaRedirect = await failure(
+      pool.scrape({ url: `${fx.url}/redirect-to?url=${encodeURIComponent(`http://localhost:${fx.port}/page/x`)}` }, { isBlacklisted, timeoutMs: 20_000 }),
+    );
+    expect(viaRedirect).toMatchObject({ code: 'BLACKLISTED' });
+  });
+
+  it('does not share cookies between scrapes', async () => {
+    // /set-cookie sets a cookie and redirects to /echo, which shows the Cookie header it got.
+    const first = await pool.scrape({ url: `${fx.url}/set-cookie` }, { timeoutMs: 20_000 });
+    expect(first.html).toContain('session=fixture-secret');
+    const second = await pool.scrape({ url: `${fx.url}/echo` }, { timeoutMs: 20_000 });
+    expect(second.html).toContain('"user-agent"');
+    expect(second.html).not.toContain('fixture-secret');
+  });
+
+  it('runs 50 sequential scrapes without leaking a context', async () => {
+    for (let i = 0; i < 50; i++) {
+      const res = await pool.scrape({ url: `${fx.url}/page/${i}`, selectors: ['h1'] }, { timeoutMs: 20_000 });
+      expect(res.data![0]!.results[0]!.text).toBe(`Page ${i}`);
+    }
+    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: 0, launched: true });
+  });
+
+  it('bounds concurrency with a FIFO queue and releases every slot, failures included', async () => {
+    const slow = Array.from({ length: 5 }, (_, i) => pool.scrape({ url: `${fx.url}/slow?ms=400&i=${i}` }, { timeoutMs: 30_000 }));
+    const failing = pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#nope' }, { timeoutMs: 1000 }).catch((e: unknown) => e);
+    // 2 slots taken, the other 4 wait in the queue
+    await until(() => pool.stats().queueLength === 4);
+    expect(pool.stats().contextsInUse).toBe(2);
+    const results = await Promise.all(slow);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(await failing).toBeInstanceOf(AppError);
+    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: 0 });
+  });
+
+  it('queued and running scrapes honour cancellation', async () => {
+    const controller = new AbortController();
+    const reason = new Error('cancelled');
+    const running = pool.scrape({ url: `${fx.url}/slow?ms=20000` }, { signal: controller.signal, timeoutMs: 30_000 });
+    const queued = [1, 2, 3].map(() => pool.scrape({ url: `${fx.url}/slow?ms=20000` }, { signal: controller.signal, timeoutMs: 30_000 }));
+    await until(() => pool.stats().queueLength === 2);
+    expect(pool.stats().contextsInUse).toBe(2);
+    controller.abort(reason);
+    const settled = await Promise.allSettled([running, ...queued]);
+    expect(settled).toEqual(settled.map(() => ({ status: 'rejected', reason })));
+    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: 0 });
+  });
+
+  it('relaunches Chromium after its process is killed', async () => {
+    await pool.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 20_000 });
+    const before = pool.stats().launches;
+    const pids = chromiumChildren();
+    expect(pids.length).toBeGreaterThan(0);
+    const disconnected = nextEvent('disconnected');
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    await disconnected;
+    expect(pool.stats().launched).toBe(false);
+    const res = await pool.scrape({ url: `${fx.url}/page/2`, selectors: ['h1'] }, { timeoutMs: 30_000 });
+    expect(res.data![0]!.results[0]!.text).toBe('Page 2');
+    expect(pool.stats()).toMatchObject({ launched: true, launches: before + 1, contextsInUse: 0 });
+  });
+
+  it('rejects bad selectors and bad schemes before launching any work', async () => {
+    expect(await failure(pool.scrape({ url: `${fx.url}/page/1`, selectors: ['a[['] }))).toMatchObject({ code: 'INVALID_SELECTOR' });
+    expect(await failure(pool.scrape({ url: 'file:///etc/passwd' }))).toMatchObject({ code: 'INVALID_URL' });
+  });
+});
+
+describe('browser pool with allowPrivateTargets=false (egress guard)', () => {
+  let strict: BrowserPool | undefined;
+  afterEach(async () => {
+    await strict?.close();
+    strict = undefined;
+  });
+
+  it('refuses the loopback fixture with PRIVATE_TARGET, by IP and by name', async () => {
+    strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false });
+    expect(await failure(strict.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
+    expect(await failure(strict.scrape({ url: `http://localhost:${fx.port}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET' });
+    expect(strict.stats().contextsInUse).toBe(0);
+  });
+
+  it('blocks a redirect hop to a private address and private subresources (the proxy enforces it)', async () => {
+    // Treat 127.0.0.1 as "public" so the fixture is reachable; every other private address stays blocked.
+    strict = createBrowserPool({
+      executablePath: CHROMIUM,
+      allowPrivateTargets: false,
+      isPrivate: (ip) => ip !== '127.0.0.1' && isPrivateAddress(ip),
+    });
+    const ok = await strict.scrape({ url: `${fx.url}/page/1`, selectors: ['h1'] }, { timeoutMs: 20_000 });
+    expect(ok.data![0]!.results[0]!.text).toBe('Page 1');
+
+    const hop = `http://127.0.0.2:${fx.port}/page/secret`;
+    const err = await failure(strict.scrape({ url: `${fx.url}/redirect-to?url=${encodeURIComponent(hop)}` }, { timeoutMs: 20_000 }));
+    expect(err).toMatchObject({ code: 'PRIVATE_TARGET' });
+
+    // Subresources: a direct private URL is aborted by the route handler; a redirect to one is
+    // not routed by Playwright, so only the egress proxy can stop it.
+    const blockedBefore = strict.stats().egress!.blocked;
+    const redirecting = `/redirect-to?url=${encodeURIComponent(`${hop}?via=redirect`)}`;
+    const res = await strict.scrape(
+      { url: `${fx.url}/embed?src=${encodeURIComponent(redirecting)}`, wait_for: 'body[data-fetch]', capture_network: true, selectors: [{ selector: 'body', attribute: 'data-fetch' }] },
+      { timeoutMs: 20_000 },
+    );
+    expect(res.data![0]!.results[0]!.text).toBe('failed');
+    expect(strict.stats().egress!.blocked).toBeGreaterThan(blockedBefore);
+    const hopEntries = res.network!.filter((n) => n.url.startsWith(hop));
+    expect(hopEntries.length).toBeGreaterThan(0);
+    expect(hopEntries.every((n) => n.body === undefined || !n.body.includes('Page secret'))).toBe(true);
+
+    const direct = await strict.scrape(
+      { url: `${fx.url}/embed?src=${encodeURIComponent(hop)}`, wait_for: 'body[data-fetch]', capture_network: true, selectors: [{ selector: 'body', attribute: 'data-fetch' }] },
+      { timeoutMs: 20_000 },
+    );
+    expect(direct.data![0]!.results[0]!.text).toBe('failed');
+    expect(direct.network!.filter((n) => n.url === hop).map((n) => n.error)).toContainEqual(expect.stringContaining('ERR_BLOCKED_BY_CLIENT'));
+  });
+});
