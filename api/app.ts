@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { Auth } from '../lib/auth';
 import type { Config } from '../lib/config';
 import type { Database } from '../lib/db';
 import type { Logger } from '../lib/logger';
@@ -7,8 +8,11 @@ import type { LazyTemporalClient } from '../lib/temporal-client';
 import type { TaskQueues } from '../workflows/definitions';
 import { errorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
+import { authRoutes } from './routes/auth';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
+import { userRoutes } from './routes/users';
+import { whoamiRoutes } from './routes/whoami';
 
 export interface AppDeps {
   config: Config;
@@ -17,6 +21,8 @@ export interface AppDeps {
   db: Database;
   temporal: LazyTemporalClient;
   queues: TaskQueues;
+  /** The auth library (lib/auth.ts): sessions and API keys. */
+  auth: Auth;
 }
 
 /** The HTTP application: no listening, no globals, every collaborator passed in. */
@@ -26,8 +32,11 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(healthRoutes(deps));
+  app.use(authRoutes(deps));
   // Routes that read the raw request (the auth library) are mounted above this line.
   app.use(express.json({ limit: '1mb' }));
+  app.use(userRoutes(deps));
+  app.use(whoamiRoutes(deps));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);

@@ -3,6 +3,7 @@
  * (`npm run start:api` with DATABASE_URL and TEMPORAL_ADDRESS), or under scripts/start.ts.
  */
 import type { Server } from 'node:http';
+import { createAuth } from '../lib/auth';
 import { loadConfig, type Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createLogger } from '../lib/logger';
@@ -20,8 +21,9 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   if (config.MIGRATE_ON_START) await runMigrations(config.DATABASE_URL);
   const db = createDatabase(config.DATABASE_URL);
+  const auth = createAuth({ config, db, logger });
   const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createApp({ config, logger, metrics: createMetrics(), db, temporal, queues: taskQueues(config.TASK_QUEUE_PREFIX) });
+  const app = createApp({ config, logger, metrics: createMetrics(), db, temporal, queues: taskQueues(config.TASK_QUEUE_PREFIX), auth });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
