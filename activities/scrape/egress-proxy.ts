@@ -85,7 +85,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       path: `${target.pathname}${target.search}`,
       method: req.method,
       headers,
-      lookup: lookup as unknown as net.LookupFunction,
+      lookup: lookup,
       timeout: connectTimeout,
     });
     upstream.on('response', (up) => {
@@ -124,7 +124,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     } catch (err) {
       return refuse(err);
     }
-    const upstream = net.connect({ host: normalizeHost(host), port, lookup: lookup as unknown as net.LookupFunction, timeout: connectTimeout });
+    const upstream = net.connect({ host: normalizeHost(host), port, lookup: lookup, timeout: connectTimeout });
     let connected = false;
     upstream.once('connect', () => {
       connected = true;

@@ -241,7 +241,7 @@ export interface GuardedLookupOptions {
  * is private (so a round-robin mix cannot be used to reach an internal address).
  */
 export function createGuardedLookup(opts: GuardedLookupOptions): LookupFunction {
-  const resolve: RawLookup = opts.lookup ?? (dns.lookup as unknown as RawLookup);
+  const resolve: RawLookup = opts.lookup ?? (dns.lookup);
   const isPrivate = opts.isPrivate ?? isPrivateAddress;
   return (hostname, options, callback) => {
     const wantAll = options.all === true;

@@ -63,7 +63,8 @@ export function evaluateSelectors(
     const matches: SelectorMatch[] = [];
     const attr = spec.attribute?.toLowerCase();
     for (const el of $(spec.selector).toArray()) {
-      if (el.type !== 'tag' && el.type !== 'script' && el.type !== 'style') continue;
+      const kind = String(el.type); // domelementtype's enum; its values are these strings
+      if (kind !== 'tag' && kind !== 'script' && kind !== 'style') continue;
       const attributes: Record<string, string> = { ...el.attribs };
       let text: string;
       if (attr !== undefined) {

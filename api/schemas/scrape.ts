@@ -15,7 +15,7 @@ export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// eslint-disable-next-line no-control-regex
+ 
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 
 const css = z.string().trim().min(1, { error: 'must be a non-empty CSS selector' }).max(2000);
