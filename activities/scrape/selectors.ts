@@ -63,8 +63,8 @@ export function evaluateSelectors(
     const matches: SelectorMatch[] = [];
     const attr = spec.attribute?.toLowerCase();
     for (const el of $(spec.selector).toArray()) {
-      const kind = String(el.type); // domelementtype's enum; its values are these strings
-      if (kind !== 'tag' && kind !== 'script' && kind !== 'style') continue;
+      // Elements only (tags, scripts, styles: the nodes with attributes), never text or comments.
+      if (!('attribs' in el)) continue;
       const attributes: Record<string, string> = { ...el.attribs };
       let text: string;
       if (attr !== undefined) {
