@@ -424,7 +424,7 @@ async function runScrape(context: BrowserContext, req: EngineRequest, target: UR
   }
   await failIfBlocked();
   const guardCode = response ? (await response.allHeaders())[GUARD_HEADER] : undefined;
-  if (guardCode === 'PRIVATE_TARGET' || guardCode === 'BLACKLISTED') {
+  if (response && (guardCode === 'PRIVATE_TARGET' || guardCode === 'BLACKLISTED')) {
     throw new AppError(guardCode, `target refused by the egress guard: ${response.url()}`);
   }
   await settle(page, run);
