@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { Blacklist } from '../activities/scrape/blacklist';
 import type { Auth } from '../lib/auth';
 import type { Config } from '../lib/config';
 import type { Database } from '../lib/db';
@@ -11,6 +12,7 @@ import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
+import { scrapeRoutes } from './routes/scrape';
 import { userRoutes } from './routes/users';
 import { whoamiRoutes } from './routes/whoami';
 
@@ -23,6 +25,7 @@ export interface AppDeps {
   queues: TaskQueues;
   /** The auth library (lib/auth.ts): sessions and API keys. */
   auth: Auth;
+  blacklist: Blacklist;
 }
 
 /** The HTTP application: no listening, no globals, every collaborator passed in. */
@@ -37,6 +40,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: '1mb' }));
   app.use(userRoutes(deps));
   app.use(whoamiRoutes(deps));
+  app.use(scrapeRoutes(deps));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);

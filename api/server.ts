@@ -3,6 +3,7 @@
  * (`npm run start:api` with DATABASE_URL and TEMPORAL_ADDRESS), or under scripts/start.ts.
  */
 import type { Server } from 'node:http';
+import { createBlacklist } from '../activities/scrape/blacklist';
 import { createAuth } from '../lib/auth';
 import { loadConfig, type Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
@@ -21,9 +22,11 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   if (config.MIGRATE_ON_START) await runMigrations(config.DATABASE_URL);
   const db = createDatabase(config.DATABASE_URL);
+  const blacklist = createBlacklist(db);
+  if (config.BLACKLIST_HOSTS.length) await blacklist.add(config.BLACKLIST_HOSTS, 'BLACKLIST_HOSTS');
   const auth = createAuth({ config, db, logger });
   const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createApp({ config, logger, metrics: createMetrics(), db, temporal, queues: taskQueues(config.TASK_QUEUE_PREFIX), auth });
+  const app = createApp({ config, logger, metrics: createMetrics(), db, temporal, queues: taskQueues(config.TASK_QUEUE_PREFIX), blacklist, auth });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);

@@ -1,0 +1,224 @@
+/**
+ * POST /webhook/unblocker end to end: real API and worker processes, Temporal, PostgreSQL,
+ * Debian's Chromium, and the local fixture site. Each spec rule with its status and body.
+ */
+import { freePort } from '../../lib/runtime/free-port';
+import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
+import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
+import { type Stack, startStack } from '../../test/helpers/stack';
+
+let stack: Stack;
+let fixtures: FixtureServer;
+let account: TestAccount;
+let workerMetricsUrl: string;
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  const metricsPort = await freePort();
+  workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  stack = await startStack({ env: { WORKER_METRICS_PORT: String(metricsPort), BLACKLIST_HOSTS: 'localhost,*.blocked.test' } });
+  account = await createAccount(stack.baseUrl);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await fixtures?.close();
+});
+
+beforeEach(async () => {
+  await setBalance(stack.databaseUrl, account.userId, 10_000);
+});
+
+async function scrape(body: unknown, headers: Record<string, string> = { 'x-api-key': account.apiKey }) {
+  const res = await fetch(`${stack.baseUrl}/webhook/unblocker`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { data?: Array<{ selector: string; name?: string; results: Array<{ text: string; html: string; attributes: Record<string, string> }> }> } };
+}
+
+const runCount = async () => Number((await sql<{ n: string }>(stack.databaseUrl, 'SELECT count(*) AS n FROM scrape_run'))[0]!.n);
+
+describe('http mode', () => {
+  it('scrapes selectors from a page, debits 1 credit once and records the run', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const { status, body } = await scrape({ url: `${fixtures.url}/`, selectors: ['h1', { name: 'items', selector: 'li.item', all: true }] });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ url: `${fixtures.url}/`, final_url: `${fixtures.url}/`, status: 200, mode: 'http', attempts: 1, credits: { cost: 1, remaining: before - 1 } });
+    expect(body.data).toEqual([
+      { selector: 'h1', results: [{ text: 'Fixture home', html: 'Fixture home', attributes: {} }] },
+      { selector: 'li.item', name: 'items', results: ['One', 'Two', 'Three'].map((t) => ({ text: t, html: t, attributes: { class: 'item' } })) },
+    ]);
+    expect(body.html).toBeUndefined();
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - 1);
+    const run = (await sql<{ status: string; cost: number; attempts: number; apiKeyId: string; workflowId: string }>(stack.databaseUrl, 'SELECT status::text, cost, attempts, "apiKeyId", "workflowId" FROM scrape_run WHERE id = $1', [body.id]))[0]!;
+    expect(run).toEqual({ status: 'succeeded', cost: 1, attempts: 1, apiKeyId: account.apiKeyId, workflowId: `scrape-${String(body.id)}` });
+    const ledger = (await ledgerOf(stack.databaseUrl, account.userId)).filter((row) => row.runId === body.id);
+    expect(ledger.map((r) => [r.reason, r.amount])).toEqual([['debit', -1]]);
+  });
+
+  it('returns the html when no selectors are given, and attributes when asked', async () => {
+    const page = await scrape({ url: `${fixtures.url}/page/7` });
+    expect(page.status).toBe(200);
+    expect(page.body.html).toContain('<h1>Page 7</h1>');
+    const links = await scrape({ url: `${fixtures.url}/links?n=3`, selectors: [{ selector: 'a.link', attribute: 'href', all: true }] });
+    // URL attributes come back absolute, resolved against the final URL (ready for a foreach).
+    expect(links.body.data![0]!.results.map((r) => r.text)).toEqual([1, 2, 3].map((n) => `${fixtures.url}/page/${n}`));
+  });
+
+  it('follows redirects, posts bodies and answers a target 4xx as a result', async () => {
+    const redirected = await scrape({ url: `${fixtures.url}/redirect?n=3` });
+    expect(redirected.body.final_url).toBe(`${fixtures.url}/page/final`);
+    const posted = await scrape({ url: `${fixtures.url}/echo`, method: 'POST', body: { hello: 'world' } });
+    expect(posted.status).toBe(200);
+    expect(posted.body.html).toContain('"method":"POST"');
+    expect(posted.body.html).toContain('hello');
+    const missing = await scrape({ url: `${fixtures.url}/status/404`, options: { retry_count: 0 } });
+    expect(missing.status).toBe(200);
+    expect(missing.body.status).toBe(404);
+  });
+
+  it('retries a flaky target: succeeds with retry_count >= N, one debit', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const { status, body } = await scrape({ url: `${fixtures.url}/flaky?key=ok-${Date.now()}&fail=2`, options: { retry_count: 2 } });
+    expect(status).toBe(200);
+    expect(body.attempts).toBe(3);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - 1);
+    const ledger = (await ledgerOf(stack.databaseUrl, account.userId)).filter((row) => row.runId === body.id);
+    expect(ledger.map((r) => r.reason)).toEqual(['debit']);
+  });
+
+  it('fails a flaky target with retry_count < N, and refunds the debit', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const { status, body } = await scrape({ url: `${fixtures.url}/flaky?key=ko-${Date.now()}&fail=3`, options: { retry_count: 1 } });
+    expect(status).toBe(502);
+    expect(body).toMatchObject({ statusCode: 502, error: 'Bad Gateway', code: 'TARGET_ERROR', attempts: 2, refunded: true });
+    expect(body.message).toMatch(/HTTP 500/);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
+    const ledger = (await ledgerOf(stack.databaseUrl, account.userId)).filter((row) => row.runId === body.id);
+    expect(ledger.map((r) => [r.reason, r.amount])).toEqual([
+      ['debit', -1],
+      ['refund', 1],
+    ]);
+    const run = await fetch(`${stack.baseUrl}/webhook/runs/${String(body.id)}`, { headers: { 'x-api-key': account.apiKey } });
+    expect(((await run.json()) as { status: string }).status).toBe('failed');
+  });
+
+  it('runs asynchronously: 202, then the outcome from /webhook/runs/:id', async () => {
+    const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=300`, selectors: ['h1'], async: true });
+    expect(status).toBe(202);
+    expect(body).toEqual({ id: expect.any(String), status: 'queued', links: { self: `/webhook/runs/${String(body.id)}` } });
+    let run: { status: string; result?: { data: Array<{ results: Array<{ text: string }> }> } } = { status: 'queued' };
+    for (let i = 0; i < 100 && run.status !== 'succeeded' && run.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = (await (await fetch(`${stack.baseUrl}/webhook/runs/${String(body.id)}`, { headers: { 'x-api-key': account.apiKey } })).json()) as typeof run;
+    }
+    expect(run.status).toBe('succeeded');
+    expect(run.result!.data[0]!.results[0]!.text).toBe('Slow 300');
+  });
+});
+
+describe('refusals, each before any work', () => {
+  it('400 for a missing url, POST in browser mode, capture_network in http mode and a bad selector', async () => {
+    const runsBefore = await runCount();
+    expect(await scrape({ selectors: ['h1'] })).toEqual({ status: 400, body: { statusCode: 400, message: 'url is required', error: 'Bad Request' } });
+    const post = await scrape({ url: `${fixtures.url}/`, mode: 'browser', method: 'POST' });
+    expect(post.status).toBe(400);
+    expect(post.body.message).toMatch(/method POST is not supported in browser mode/);
+    const capture = await scrape({ url: `${fixtures.url}/`, capture_network: true });
+    expect(capture.status).toBe(400);
+    expect(capture.body.message).toMatch(/capture_network is only available in browser mode/);
+    const selector = await scrape({ url: `${fixtures.url}/`, selectors: ['h1', 'div[[oops'] });
+    expect(selector.status).toBe(400);
+    expect(selector.body.message).toMatch(/div\[\[oops/);
+    const scheme = await scrape({ url: 'ftp://example.com/file' });
+    expect(scheme.status).toBe(400);
+    expect(await runCount()).toBe(runsBefore);
+  });
+
+  it('401 without a key, with a wrong key, and with the key in Authorization', async () => {
+    const unauthorized = { statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' };
+    const missing = await scrape({ url: `${fixtures.url}/` }, {});
+    expect(missing).toEqual({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: expect.stringMatching(/x-api-key/) } });
+    expect(await scrape({ url: `${fixtures.url}/` }, { 'x-api-key': 'sk_test_nope' })).toEqual({ status: 401, body: unauthorized });
+    expect((await scrape({ url: `${fixtures.url}/` }, { authorization: `Bearer ${account.apiKey}` })).status).toBe(401);
+  });
+
+  it('402 when the balance is below the cost: no run, no workflow, nothing debited', async () => {
+    await setBalance(stack.databaseUrl, account.userId, 4);
+    const runsBefore = await runCount();
+    const ledgerBefore = (await ledgerOf(stack.databaseUrl, account.userId)).length;
+    const { status, body } = await scrape({ url: `${fixtures.url}/`, mode: 'browser' });
+    expect(status).toBe(402);
+    expect(body).toMatchObject({ statusCode: 402, error: 'Payment Required', cost: 5, remaining: 4 });
+    expect(await runCount()).toBe(runsBefore);
+    expect((await ledgerOf(stack.databaseUrl, account.userId)).length).toBe(ledgerBefore);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(4);
+  });
+
+  it('403 for a blacklisted host (exact and wildcard), with nothing debited', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const exact = await scrape({ url: `http://localhost:${fixtures.port}/` });
+    expect(exact.status).toBe(403);
+    expect(exact.body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+    expect(exact.body.message).toMatch(/blacklisted/);
+    expect((await scrape({ url: 'http://a.b.blocked.test/' })).status).toBe(403);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
+  });
+
+  it('403 when a redirect leads to a blacklisted host, with the credit refunded', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const target = encodeURIComponent(`http://localhost:${fixtures.port}/page/1`);
+    const { status, body } = await scrape({ url: `${fixtures.url}/redirect-to?url=${target}` });
+    expect(status).toBe(403);
+    expect(body).toMatchObject({ code: 'BLACKLISTED', attempts: 1, refunded: true });
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
+  });
+});
+
+describe('browser mode (Chromium)', () => {
+  it('extracts JavaScript-rendered content and costs 5 credits', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const { status, body } = await scrape({ url: `${fixtures.url}/js-rendered?delay=200`, mode: 'browser', wait_for: '#rendered', selectors: ['#rendered'] });
+    expect(status).toBe(200);
+    expect(body.data![0]!.results[0]!.text).toBe('Rendered by JavaScript');
+    expect(body.credits).toEqual({ cost: 5, remaining: before - 5 });
+  });
+
+  it('fills and submits a form, then extracts the result page', async () => {
+    const { status, body } = await scrape({
+      url: `${fixtures.url}/form`,
+      mode: 'browser',
+      fill_form: { fields: { '#name': 'Ada', '#email': 'ada@example.test', '#color': 'blue' }, submit: '#go' },
+      selectors: [{ name: 'name', selector: '#result-name' }, { name: 'color', selector: '#result-color' }, '#method'],
+    });
+    expect(status).toBe(200);
+    expect(body.data!.map((d) => d.results[0]?.text)).toEqual(['Ada', 'blue', 'POST']);
+  });
+
+  it('captures the network requests the page makes (+1 credit)', async () => {
+    const { status, body } = await scrape({ url: `${fixtures.url}/xhr`, mode: 'browser', capture_network: true, wait_for: 'body[data-loaded]', selectors: [{ selector: '#items li', all: true }] });
+    expect(status).toBe(200);
+    expect(body.data![0]!.results.map((r) => r.text)).toEqual(['Alpha', 'Beta', 'Gamma']);
+    const network = body.network as Array<{ url: string; method: string; status: number; resource_type: string; body?: string }>;
+    const api = network.find((n) => n.url === `${fixtures.url}/api/data`);
+    expect(api).toMatchObject({ method: 'GET', status: 200, resource_type: 'fetch' });
+    expect(JSON.parse(api!.body!)).toMatchObject({ items: [{ name: 'Alpha' }, { name: 'Beta' }, { name: 'Gamma' }] });
+    expect((body.credits as { cost: number }).cost).toBe(6);
+  });
+
+  it('leaves no browser context open after 200 sequential requests', async () => {
+    for (let i = 0; i < 200; i++) {
+      const { status, body } = await scrape({ url: `${fixtures.url}/page/${i}`, mode: 'browser', selectors: ['h1'], options: { retry_count: 0 } });
+      expect(status).toBe(200);
+      expect(body.data![0]!.results[0]!.text).toBe(`Page ${i}`);
+    }
+    const metrics = await (await fetch(workerMetricsUrl)).text();
+    expect(metrics).toMatch(/^browser_open_contexts 0$/m);
+    expect(metrics).toMatch(/^browser_contexts_in_use 0$/m);
+    expect(metrics).toMatch(/^scrape_attempts_total\{mode="browser",outcome="succeeded"\} (\d+)$/m);
+    const succeeded = Number(/^scrape_attempts_total\{mode="browser",outcome="succeeded"\} (\d+)$/m.exec(metrics)![1]);
+    expect(succeeded).toBeGreaterThanOrEqual(200);
+  }, 600_000);
+});

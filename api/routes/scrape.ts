@@ -1,0 +1,37 @@
+import { type Request, type Response, Router } from 'express';
+import { getBalance } from '../../lib/credit';
+import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../app';
+import { authenticate } from '../middleware/auth';
+import { failedRunBody, runBody, startScrapeRun } from '../scrape-run';
+import { parseScrapeRequest } from '../schemas/scrape';
+
+export { runBody } from '../scrape-run';
+
+export function scrapeRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const requireApiKey = authenticate(deps, { apiKey: true, session: false });
+
+  router.post('/webhook/unblocker', requireApiKey, async (req: Request, res: Response) => {
+    const auth = req.auth!;
+    const answer = await startScrapeRun(deps, auth, parseScrapeRequest(req.body));
+    res.status(answer.status).json(answer.body);
+  });
+
+  router.get('/webhook/runs/:id', requireApiKey, async (req: Request, res: Response) => {
+    const auth = req.auth!;
+    const run = await deps.db.scrapeRun.findUnique({ where: { id: String(req.params.id) } });
+    if (!run) throw new AppError('NOT_FOUND', 'No run with that id');
+    if (run.userId !== auth.userId) throw new AppError('FORBIDDEN', 'That run belongs to another account');
+    const base = { id: run.id, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt, links: { self: `/webhook/runs/${run.id}` } };
+    if (run.status === 'succeeded') {
+      res.json({ ...base, result: runBody(run, await getBalance(deps.db, auth.userId)) });
+    } else if (run.status === 'failed') {
+      res.json({ ...base, error: failedRunBody(run).body });
+    } else {
+      res.json({ ...base, attempts: run.attempts });
+    }
+  });
+
+  return router;
+}
