@@ -13,6 +13,7 @@ import { authRoutes } from './routes/auth';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
 import { scrapeRoutes } from './routes/scrape';
+import { userTemplateRoutes } from './routes/user-templates';
 import { userRoutes } from './routes/users';
 import { whoamiRoutes } from './routes/whoami';
 
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(userRoutes(deps));
   app.use(whoamiRoutes(deps));
   app.use(scrapeRoutes(deps));
+  app.use(userTemplateRoutes(deps));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);

@@ -31,6 +31,8 @@ export interface EchoOutput {
 export const workflowIds = {
   echo: (requestId: string) => `diagnostics-echo-${requestId}`,
   scrape: (runId: string) => `scrape-${runId}`,
+  /** A user template's run: the scrape workflow started under the template's business key. */
+  templateRun: (templateId: string, runId: string) => `template-${templateId}-${runId}`,
 } as const;
 
 /** Idempotency keys of a scrape's ledger rows: one debit and at most one refund per run. */
