@@ -10,6 +10,7 @@ import type { FixtureServer } from '../../test/fixtures/server';
 import { createBrowserPool } from './browser';
 import type { BrowserPool, BrowserPoolEvent } from './browser';
 import { isPrivateAddress, matchesBlacklist } from './guard';
+import { appErrorOf } from '../../test/helpers/app-error';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -48,15 +49,6 @@ function nextEvent(type: BrowserPoolEvent['type']): Promise<BrowserPoolEvent> {
   });
 }
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${String(err)}`);
-  return err;
-}
-
 /** Resolves once `condition()` holds, checking after each turn of the event loop (no fixed sleeps). */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
@@ -91,7 +83,7 @@ describe('browser pool (real Chromium)', () => {
   });
 
   it('wait_for that never appears fails with SCRAPE_FAILED within the timeout', async () => {
-    const err = await failure(pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#never' }, { timeoutMs: 1500 }));
+    const err = await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#never' }, { timeoutMs: 1500 }));
     expect(err.code).toBe('SCRAPE_FAILED');
     expect(pool.stats().contextsInUse).toBe(0);
   });
@@ -144,9 +136,9 @@ describe('browser pool (real Chromium)', () => {
 
   it('refuses a blacklisted target, also when reached through a redirect', async () => {
     const isBlacklisted = (h: string) => matchesBlacklist(h, ['localhost']);
-    const direct = await failure(pool.scrape({ url: `http://localhost:${fx.port}/page/1` }, { isBlacklisted, timeoutMs: 20_000 }));
+    const direct = await appErrorOf(pool.scrape({ url: `http://localhost:${fx.port}/page/1` }, { isBlacklisted, timeoutMs: 20_000 }));
     expect(direct).toMatchObject({ code: 'BLACKLISTED', status: 403 });
-    const viaRedirect = await failure(
+    const viaRedirect = await appErrorOf(
       pool.scrape({ url: `${fx.url}/redirect-to?url=${encodeURIComponent(`http://localhost:${fx.port}/page/x`)}` }, { isBlacklisted, timeoutMs: 20_000 }),
     );
     expect(viaRedirect).toMatchObject({ code: 'BLACKLISTED' });
@@ -209,8 +201,8 @@ describe('browser pool (real Chromium)', () => {
   });
 
   it('rejects bad selectors and bad schemes before launching any work', async () => {
-    expect(await failure(pool.scrape({ url: `${fx.url}/page/1`, selectors: ['a[['] }))).toMatchObject({ code: 'INVALID_SELECTOR' });
-    expect(await failure(pool.scrape({ url: 'file:///etc/passwd' }))).toMatchObject({ code: 'INVALID_URL' });
+    expect(await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, selectors: ['a[['] }))).toMatchObject({ code: 'INVALID_SELECTOR' });
+    expect(await appErrorOf(pool.scrape({ url: 'file:///etc/passwd' }))).toMatchObject({ code: 'INVALID_URL' });
   });
 });
 
@@ -223,8 +215,8 @@ describe('browser pool with allowPrivateTargets=false (egress guard)', () => {
 
   it('refuses the loopback fixture with PRIVATE_TARGET, by IP and by name', async () => {
     strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false });
-    expect(await failure(strict.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
-    expect(await failure(strict.scrape({ url: `http://localhost:${fx.port}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET' });
+    expect(await appErrorOf(strict.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
+    expect(await appErrorOf(strict.scrape({ url: `http://localhost:${fx.port}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET' });
     expect(strict.stats().contextsInUse).toBe(0);
   });
 
@@ -239,7 +231,7 @@ describe('browser pool with allowPrivateTargets=false (egress guard)', () => {
     expect(ok.data![0]!.results[0]!.text).toBe('Page 1');
 
     const hop = `http://127.0.0.2:${fx.port}/page/secret`;
-    const err = await failure(strict.scrape({ url: `${fx.url}/redirect-to?url=${encodeURIComponent(hop)}` }, { timeoutMs: 20_000 }));
+    const err = await appErrorOf(strict.scrape({ url: `${fx.url}/redirect-to?url=${encodeURIComponent(hop)}` }, { timeoutMs: 20_000 }));
     expect(err).toMatchObject({ code: 'PRIVATE_TARGET' });
 
     // Subresources: a direct private URL is aborted by the route handler; a redirect to one is

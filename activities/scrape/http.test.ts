@@ -1,9 +1,9 @@
-import { AppError } from '../../lib/errors';
 import { FIXTURE_TEXT, startFixtureServer } from '../../test/fixtures/server';
 import type { FixtureServer } from '../../test/fixtures/server';
 import { matchesBlacklist } from './guard';
 import { createHttpEngine, decodeBody } from './http';
 import type { HttpEngine } from './http';
+import { appErrorOf } from '../../test/helpers/app-error';
 
 let fx: FixtureServer;
 let engine: HttpEngine;
@@ -16,15 +16,6 @@ afterAll(async () => {
   await engine.close();
   await fx.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${String(err)}`);
-  return err;
-}
 
 describe('http engine against the fixture server', () => {
   it('fetches a static page: html, status, headers, final_url, elapsed', async () => {
@@ -48,7 +39,7 @@ describe('http engine against the fixture server', () => {
     const res = await engine.scrape({ url: `${fx.url}/redirect?n=5`, selectors: ['h1'] });
     expect(res.final_url).toBe(`${fx.url}/page/final`);
     expect(res.data![0]!.results[0]!.text).toBe('Page final');
-    const err = await failure(engine.scrape({ url: `${fx.url}/redirect?n=6` }));
+    const err = await appErrorOf(engine.scrape({ url: `${fx.url}/redirect?n=6` }));
     expect(err).toMatchObject({ code: 'SCRAPE_FAILED' });
     expect(err.message).toContain('too many redirects');
   });
@@ -57,19 +48,19 @@ describe('http engine against the fixture server', () => {
     const toLocalhost = `${fx.url}/redirect-to?url=${encodeURIComponent(`http://localhost:${fx.port}/page/x`)}`;
     const isBlacklisted = (h: string) => matchesBlacklist(h, ['localhost']);
     // the first hop (127.0.0.1) is allowed, the redirect target is not
-    expect(await failure(engine.scrape({ url: toLocalhost }, { isBlacklisted }))).toMatchObject({ code: 'BLACKLISTED', status: 403 });
+    expect(await appErrorOf(engine.scrape({ url: toLocalhost }, { isBlacklisted }))).toMatchObject({ code: 'BLACKLISTED', status: 403 });
     expect((await engine.scrape({ url: toLocalhost })).final_url).toBe(`http://localhost:${fx.port}/page/x`);
     const toFile = `${fx.url}/redirect-to?url=${encodeURIComponent('file:///etc/passwd')}`;
-    expect(await failure(engine.scrape({ url: toFile }))).toMatchObject({ code: 'INVALID_URL' });
+    expect(await appErrorOf(engine.scrape({ url: toFile }))).toMatchObject({ code: 'INVALID_URL' });
   });
 
   it('refuses private targets when allowPrivateTargets is false, by IP literal and by resolved name', async () => {
     const strict = createHttpEngine({ allowPrivateTargets: false });
     const before = fx.hits.get('/page/1') ?? 0;
     try {
-      expect(await failure(strict.scrape({ url: `${fx.url}/page/1` }))).toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
+      expect(await appErrorOf(strict.scrape({ url: `${fx.url}/page/1` }))).toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
       // a host name that resolves to loopback is caught at connect time, on the resolved address
-      const err = await failure(strict.scrape({ url: `http://localhost:${fx.port}/page/1` }));
+      const err = await appErrorOf(strict.scrape({ url: `http://localhost:${fx.port}/page/1` }));
       expect(err).toMatchObject({ code: 'PRIVATE_TARGET' });
       expect(err.message).toContain('localhost');
       expect(fx.hits.get('/page/1') ?? 0).toBe(before); // nothing reached the server
@@ -91,10 +82,10 @@ describe('http engine against the fixture server', () => {
   });
 
   it('caps the response size (plain and decompressed) with RESPONSE_TOO_LARGE', async () => {
-    const big = await failure(engine.scrape({ url: `${fx.url}/large?mb=5` }));
+    const big = await appErrorOf(engine.scrape({ url: `${fx.url}/large?mb=5` }));
     expect(big).toMatchObject({ code: 'RESPONSE_TOO_LARGE', status: 502 });
     expect(big.message).toContain('2 MiB');
-    expect(await failure(engine.scrape({ url: `${fx.url}/gzip-bomb?mb=50` }))).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    expect(await appErrorOf(engine.scrape({ url: `${fx.url}/gzip-bomb?mb=50` }))).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
     // the engine still works afterwards
     expect((await engine.scrape({ url: `${fx.url}/large?mb=1` })).html!.length).toBe(1024 * 1024);
   });
@@ -140,7 +131,7 @@ describe('http engine against the fixture server', () => {
   });
 
   it('times out with SCRAPE_FAILED (retryable) and honours cancellation', async () => {
-    const slow = await failure(engine.scrape({ url: `${fx.url}/slow?ms=30000` }, { timeoutMs: 300 }));
+    const slow = await appErrorOf(engine.scrape({ url: `${fx.url}/slow?ms=30000` }, { timeoutMs: 300 }));
     expect(slow).toMatchObject({ code: 'SCRAPE_FAILED' });
     expect(slow.message).toContain('timed out');
 
@@ -155,16 +146,16 @@ describe('http engine against the fixture server', () => {
     const closed = await startFixtureServer();
     const url = `${closed.url}/`;
     await closed.close();
-    const err = await failure(engine.scrape({ url }));
+    const err = await appErrorOf(engine.scrape({ url }));
     expect(err).toMatchObject({ code: 'SCRAPE_FAILED', status: 502 });
     expect(err.message).toContain('ECONNREFUSED');
   });
 
   it('rejects invalid selectors and bad schemes before any request', async () => {
     const before = fx.hits.get('/page/2') ?? 0;
-    expect(await failure(engine.scrape({ url: `${fx.url}/page/2`, selectors: ['a[['] }))).toMatchObject({ code: 'INVALID_SELECTOR' });
+    expect(await appErrorOf(engine.scrape({ url: `${fx.url}/page/2`, selectors: ['a[['] }))).toMatchObject({ code: 'INVALID_SELECTOR' });
     expect(fx.hits.get('/page/2') ?? 0).toBe(before);
-    expect(await failure(engine.scrape({ url: 'ftp://127.0.0.1/' }))).toMatchObject({ code: 'INVALID_URL' });
+    expect(await appErrorOf(engine.scrape({ url: 'ftp://127.0.0.1/' }))).toMatchObject({ code: 'INVALID_URL' });
   });
 });
 
