@@ -94,13 +94,19 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'scrape-bench-'));
   chmodSync(scratch, 0o755);
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), database: 'postgres' });
-  const temporal = await startTemporalDevServer({ cliPath, port: await freePort() });
+  // Both servers run detached: stop them whatever happens below, or they outlive the bench.
+  const temporal = await startTemporalDevServer({ cliPath, port: await freePort() }).catch(async (error: unknown) => {
+    await postgres.stop();
+    throw error;
+  });
   process.env[TEST_ENV.adminDatabaseUrl] = postgres.url('postgres');
   process.env[TEST_ENV.temporalAddress] = temporal.address;
   const fixtures = await startFixtureServer();
-  const stack = await startStack({ env: { BROWSER_CONCURRENCY: '2' } });
+  let started: Awaited<ReturnType<typeof startStack>> | undefined;
   const rows: Row[] = [];
   try {
+    const stack = await startStack({ env: { BROWSER_CONCURRENCY: '2' } });
+    started = stack;
     const account = await createAccount(stack.baseUrl);
     await setBalance(stack.databaseUrl, account.userId, 1_000_000);
     const pageUrl = `${fixtures.url}/links?n=20`;
@@ -195,7 +201,7 @@ async function main(): Promise<void> {
     mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     writeFileSync(path.join(__dirname, 'results', 'latest.md'), `${report}\n`);
   } finally {
-    await stack.stop();
+    await started?.stop();
     await fixtures.close();
     await temporal.stop();
     await postgres.stop();
