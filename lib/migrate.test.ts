@@ -1,19 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
-import { createTestDatabase } from '../test/helpers/database';
+import { createTestDatabase, sql } from '../test/helpers/database';
 import { MigrationError, readMigrations, runMigrations } from './migrate';
-
-async function query<T>(url: string, sql: string): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 function migrationsDir(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
@@ -32,7 +21,7 @@ describe('runMigrations (real PostgreSQL)', () => {
     const second = await runMigrations(url);
     expect(second).toEqual({ applied: [], alreadyApplied: first.applied.length });
 
-    const rows = await query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(
+    const rows = await sql<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(
       url,
       'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
     );
@@ -42,7 +31,7 @@ describe('runMigrations (real PostgreSQL)', () => {
       expect(row.finished_at).not.toBeNull();
       expect(row.applied_steps_count).toBe(1);
     }
-    const tables = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+    const tables = await sql<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
     expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['user', 'apikey', 'credit_ledger', 'scrape_run']));
   });
 
@@ -53,11 +42,11 @@ describe('runMigrations (real PostgreSQL)', () => {
       '002_bad': 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;',
     });
     await expect(runMigrations(url, { dir })).rejects.toThrow(/Migration 002_bad failed and was rolled back: .*no_such_table/);
-    const tables = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+    const tables = await sql<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
     const names = tables.map((t) => t.tablename);
     expect(names).toContain('good');
     expect(names).not.toContain('half_done');
-    const recorded = await query<{ migration_name: string }>(url, 'SELECT migration_name FROM "_prisma_migrations"');
+    const recorded = await sql<{ migration_name: string }>(url, 'SELECT migration_name FROM "_prisma_migrations"');
     expect(recorded.map((r) => r.migration_name)).toEqual(['001_good']);
   });
 

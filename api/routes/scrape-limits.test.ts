@@ -3,7 +3,7 @@
  * does not allow private targets. Separate stacks, because both are deployment settings.
  */
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
-import { type TestAccount, balanceOf, createAccount } from '../../test/helpers/accounts';
+import { type TestAccount, balanceOf, createAccount, waitForRun } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 let fixtures: FixtureServer;
@@ -25,15 +25,6 @@ async function scrape(stack: Stack, account: TestAccount, body: unknown) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function waitForRun(stack: Stack, account: TestAccount, id: string) {
-  for (let i = 0; i < 150; i++) {
-    const run = (await (await fetch(`${stack.baseUrl}/webhook/runs/${id}`, { headers: { 'x-api-key': account.apiKey } })).json()) as { status: string } & Record<string, unknown>;
-    if (run.status === 'succeeded' || run.status === 'failed') return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`run ${id} did not finish`);
-}
-
 describe('past the synchronous limit (SYNC_TIMEOUT_MS=1500)', () => {
   let stack: Stack;
   let account: TestAccount;
@@ -51,7 +42,7 @@ describe('past the synchronous limit (SYNC_TIMEOUT_MS=1500)', () => {
     const { status, body } = await scrape(stack, account, { url: `${fixtures.url}/slow?ms=3000`, selectors: ['h1'] });
     expect(status).toBe(504);
     expect(body).toMatchObject({ statusCode: 504, error: 'Gateway Timeout', links: { self: `/webhook/runs/${String(body.id)}` } });
-    const run = await waitForRun(stack, account, String(body.id));
+    const run = await waitForRun(stack.baseUrl, account.apiKey, String(body.id));
     expect(run).toMatchObject({ status: 'succeeded', result: { data: [{ selector: 'h1', results: [{ text: 'Slow 3000' }] }], credits: { cost: 1 } } });
   });
 
@@ -59,7 +50,7 @@ describe('past the synchronous limit (SYNC_TIMEOUT_MS=1500)', () => {
     const before = await balanceOf(stack.databaseUrl, account.userId);
     const { status, body } = await scrape(stack, account, { url: `${fixtures.url}/slow?ms=2500`, options: { retry_count: 0, timeout_ms: 2000 } });
     expect(status).toBe(504);
-    const run = await waitForRun(stack, account, String(body.id));
+    const run = await waitForRun(stack.baseUrl, account.apiKey, String(body.id));
     expect(run).toMatchObject({ status: 'failed', error: { code: 'SCRAPE_FAILED', refunded: true } });
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
   });

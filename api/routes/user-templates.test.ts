@@ -5,7 +5,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
-import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
+import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql, waitForRun } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 let stack: Stack;
@@ -60,15 +60,6 @@ async function createTemplate(account: TestAccount, body: unknown = pageTemplate
   const created = await api('POST', '/user-templates', key(account), body);
   expect(created.status).toBe(201);
   return created.body as Json & { id: string };
-}
-
-async function waitForRun(base: string, account: TestAccount, id: string) {
-  for (let i = 0; i < 150; i++) {
-    const run = (await call(base, 'GET', `/webhook/runs/${id}`, key(account))).body;
-    if (run.status === 'succeeded' || run.status === 'failed') return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`run ${id} did not finish`);
 }
 
 describe('CRUD and ownership', () => {
@@ -188,7 +179,7 @@ describe('run', () => {
     expect(row!.workflowId).toBe(`template-${template.id}-${runId}`);
     expect(row!.request).toMatchObject({ url: `${fixtures.url}/page/7`, options: { retry_count: 0 } });
     expect((await ledgerOf(stack.databaseUrl, owner.userId)).filter((r) => r.runId === runId).map((r) => [r.reason, r.amount])).toEqual([['debit', -1]]);
-    expect(await waitForRun(stack.baseUrl, owner, runId)).toMatchObject({ status: 'succeeded', result: { id: runId } });
+    expect(await waitForRun(stack.baseUrl, owner.apiKey, runId)).toMatchObject({ status: 'succeeded', result: { id: runId } });
 
     const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
     try {
@@ -254,7 +245,7 @@ describe('past the synchronous limit (an API with SYNC_TIMEOUT_MS=1500 on the sa
     const { status, body } = await call(slowApi.baseUrl, 'POST', `/user-templates/${String(created.body.id)}/run`, key(owner), { params: { base: fixtures.url } });
     expect(status).toBe(504);
     expect(body).toMatchObject({ statusCode: 504, error: 'Gateway Timeout', id: expect.any(String), links: { self: `/webhook/runs/${String(body.id)}` } });
-    const run = await waitForRun(slowApi.baseUrl, owner, String(body.id));
+    const run = await waitForRun(slowApi.baseUrl, owner.apiKey, String(body.id));
     expect(run).toMatchObject({ status: 'succeeded', result: { id: body.id, data: [{ selector: 'h1', results: [{ text: 'Slow 3000' }] }], credits: { cost: 1 } } });
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { sql } from './database';
 
 export interface TestAccount {
   email: string;
@@ -40,15 +40,16 @@ export async function createAccount(baseUrl: string, options: { prefix?: string 
   return { email, password, userId, cookie, apiKey: key.key, apiKeyId: key.id };
 }
 
-/** Runs SQL against a test database (setting a balance, counting ledger rows). */
-export async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
+export { sql };
+
+/** Polls GET /webhook/runs/:id until the run has finished (at most 150 × 200 ms). */
+export async function waitForRun(baseUrl: string, apiKey: string, id: string): Promise<{ status: string } & Record<string, unknown>> {
+  for (let i = 0; i < 150; i++) {
+    const run = (await (await fetch(`${baseUrl}/webhook/runs/${id}`, { headers: { 'x-api-key': apiKey } })).json()) as { status: string } & Record<string, unknown>;
+    if (run.status === 'succeeded' || run.status === 'failed') return run;
+    await new Promise((r) => setTimeout(r, 200));
   }
+  throw new Error(`run ${id} did not finish`);
 }
 
 /** Sets an account's balance directly (test set-up only; the service changes it through the ledger). */

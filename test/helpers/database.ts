@@ -19,3 +19,14 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   if (options.migrate !== false) await runMigrations(url.toString());
   return url.toString();
 }
+
+/** Runs SQL against a test database (set-up and assertions: balances, ledger rows, tables). */
+export async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
