@@ -66,9 +66,12 @@ describe('npm start (the supervisor)', () => {
     try {
       await waitUntil(ok(`http://127.0.0.1:${apiPort}/readyz`), 120_000, 'the API was not ready', output);
       await waitUntil(ok(`http://127.0.0.1:${uiPort}/`), 30_000, 'the Temporal UI did not answer', output);
+      // The supervisor prints its addresses after its own /readyz poll, which can lag ours.
+      const uiLine = `Temporal UI  http://127.0.0.1:${uiPort}`;
+      await waitUntil(() => Promise.resolve(output.join('').includes(uiLine)), 10_000, 'the addresses were not printed', output);
       const printed = output.join('');
       expect(printed).toContain(`API          http://127.0.0.1:${apiPort}`);
-      expect(printed).toContain(`Temporal UI  http://127.0.0.1:${uiPort}`);
+      expect(printed).toContain(uiLine);
       expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
     } finally {
       supervisor.kill('SIGTERM');
