@@ -3,6 +3,7 @@ import type { Logger } from '../lib/logger';
 import type { WorkerMetrics } from '../lib/metrics';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
+import { createFlowActivities } from './flow';
 import type { Blacklist } from './scrape/blacklist';
 import type { BrowserPool } from './scrape/browser';
 import type { HttpEngine } from './scrape/http';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     },
     fetchPage: (input: ScrapeActivityInput) => runScrapeAttempt(deps, (req, opts) => deps.httpEngine.scrape(req, opts), input),
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.db, input),
+    ...createFlowActivities(deps),
   };
 }
 

@@ -11,6 +11,7 @@ import { errorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
 import { diagnosticsRoutes } from './routes/diagnostics';
+import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
 import { scrapeRoutes } from './routes/scrape';
 import { userTemplateRoutes } from './routes/user-templates';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(whoamiRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(userTemplateRoutes(deps));
+  app.use(flowRoutes(deps));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** An idempotency key was reused for a different operation (a caller bug, not a replay). */
   IDEMPOTENCY_CONFLICT: 409,
+  /** The resource's state does not allow the operation (e.g. cancelling a finished run). */
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION_FAILED: 422,
   INTERNAL: 500,

@@ -33,6 +33,9 @@ export const workflowIds = {
   scrape: (runId: string) => `scrape-${runId}`,
   /** A user template's run: the scrape workflow started under the template's business key. */
   templateRun: (templateId: string, runId: string) => `template-${templateId}-${runId}`,
+  /** A flow run: `flow-<flowId>-<runId>`. Its foreach nodes are child workflows under it. */
+  flowRun: (flowId: string, runId: string) => `flow-${flowId}-${runId}`,
+  flowForeach: (flowRunWorkflowId: string, nodeId: string) => `${flowRunWorkflowId}-foreach-${nodeId}`,
 } as const;
 
 /** Idempotency keys of a scrape's ledger rows: one debit and at most one refund per run. */
@@ -94,3 +97,111 @@ export const NON_RETRYABLE_SCRAPE_ERRORS = [
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 /** The whole scrape, every retry included (DESIGN.md: schedule-to-close 50 s). */
 export const SCRAPE_SCHEDULE_TO_CLOSE_MS = 50_000;
+
+// ---------------------------------------------------------------- flows
+
+export type FlowNodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+export type FlowRunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface FlowNodeDefinition {
+  id: string;
+  type: 'scrape' | 'foreach' | 'delay' | 'webhook';
+  config: Record<string, unknown>;
+  needs: string[];
+}
+
+export interface FlowWorkflowInput {
+  flowRunId: string;
+  flowId: string;
+  flowVersion: number;
+  userId: string;
+  apiKeyId: string | null;
+  /** The definition this run executes (a snapshot: editing the flow never changes a run). */
+  nodes: FlowNodeDefinition[];
+  browserQueue: string;
+}
+
+export interface FlowNodeError {
+  code: string;
+  message: string;
+}
+
+/** A node's state, as the `flowRunState` query answers and flow_run_node stores it. */
+export interface FlowNodeState {
+  status: FlowNodeStatus;
+  attempts: number;
+  credits: number;
+  output?: unknown;
+  error?: FlowNodeError;
+  items?: ForeachSummary;
+}
+
+export interface FlowRunState {
+  status: FlowRunStatus;
+  nodes: Record<string, FlowNodeState>;
+}
+
+export type FlowWorkflowOutput = { status: 'succeeded' | 'failed'; failedNodes: string[] };
+
+/** What a scrape node exposes to later nodes' placeholders (the full result stays in scrape_run). */
+export interface FlowScrapeOutput {
+  url: string;
+  final_url: string;
+  status: number | null;
+  data?: unknown[];
+  /** The document when the request had no selectors, up to FLOW_HTML_OUTPUT_LIMIT characters. */
+  html?: string;
+  html_truncated?: boolean;
+}
+
+/** Characters of a selector-less scrape's HTML carried into the flow (its history and placeholders). */
+export const FLOW_HTML_OUTPUT_LIMIT = 64 * 1024;
+
+export interface ForeachItemFailure {
+  index: number;
+  code: string;
+  message: string;
+}
+
+/** A foreach node's output: counts and the first failures (each item's content is in scrape_run). */
+export interface ForeachSummary {
+  total: number;
+  succeeded: number;
+  failed: number;
+  /** The first MAX_REPORTED_ITEM_FAILURES failures, by index. */
+  failures: ForeachItemFailure[];
+}
+
+export const MAX_REPORTED_ITEM_FAILURES = 100;
+/** Items one foreach execution handles before it continues as new (keeps each history small). */
+export const FOREACH_ITEMS_PER_EXECUTION = 100;
+
+export interface ForeachWorkflowInput {
+  flowRunId: string;
+  flowRunWorkflowId: string;
+  nodeId: string;
+  userId: string;
+  apiKeyId: string | null;
+  items: unknown[];
+  /** The request with `{{ item... }}` placeholders still in it (`{{ nodes... }}` already resolved). */
+  request: Record<string, unknown>;
+  concurrency: number;
+  browserQueue: string;
+  /** Continue-as-new state: where this execution starts and what the earlier ones counted. */
+  nextIndex: number;
+  summary: ForeachSummary;
+}
+
+/** One scrape of a flow (a scrape node, or one item of a foreach). */
+export interface FlowScrapeInput {
+  scrapeRunId: string;
+  flowRunId: string;
+  flowRunWorkflowId: string;
+  nodeId: string;
+  itemIndex?: number;
+  userId: string;
+  apiKeyId: string | null;
+  /** Rendered but not yet validated: the prepare activity parses it with the API's schema. */
+  request: Record<string, unknown>;
+  browserQueue: string;
+}

@@ -381,24 +381,33 @@ function lookup(ref: PlaceholderRef, outputs: Readonly<Record<string, unknown>>,
   return current;
 }
 
+export interface ResolveScope {
+  /** The current element of a foreach, for `{{ item... }}`. */
+  item?: unknown;
+  /** Leave `{{ item... }}` as written (a foreach's request is rendered against `nodes` first, per item later). */
+  keepItem?: boolean;
+}
+
 /**
  * Replaces placeholders in every string of `value` with values from earlier nodes' outputs (and
  * `scope.item` inside a foreach). A string that is exactly one placeholder takes the value with
  * its JSON type (number, list, object...); placeholders inside longer strings are interpolated
  * (objects as JSON). Throws PlaceholderError when a value is missing. `value` is not modified.
  */
-export function resolvePlaceholders<T>(value: T, outputs: Readonly<Record<string, unknown>>, scope: { item?: unknown } = {}): T {
+export function resolvePlaceholders<T>(value: T, outputs: Readonly<Record<string, unknown>>, scope: ResolveScope = {}): T {
   const resolve = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const whole = WHOLE_PLACEHOLDER.exec(v);
       if (whole) {
         const ref = parseExpression(whole[1]!);
         if (!ref) throw new PlaceholderError(`{{ ${whole[1]} }} is not a valid placeholder`);
+        if (ref.item && scope.keepItem) return v;
         return lookup(ref, outputs, scope);
       }
-      return v.replace(PLACEHOLDER, (_m, expression: string) => {
+      return v.replace(PLACEHOLDER, (match: string, expression: string) => {
         const ref = parseExpression(expression);
         if (!ref) throw new PlaceholderError(`{{ ${expression} }} is not a valid placeholder`);
+        if (ref.item && scope.keepItem) return match;
         const found = lookup(ref, outputs, scope);
         return typeof found === 'string' ? found : JSON.stringify(found);
       });

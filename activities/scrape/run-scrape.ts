@@ -89,7 +89,7 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
 
 export interface FinishScrapeRunInput {
   runId: string;
-  status: 'succeeded' | 'failed';
+  status: 'succeeded' | 'failed' | 'cancelled';
   error?: { code: string; message: string };
   refunded?: boolean;
 }

@@ -1,0 +1,238 @@
+/**
+ * Activities of flow runs (workflows/flow.workflow.ts): prepare one scrape of a flow (validate the
+ * rendered request, record its scrape_run row), read back what later nodes may use, persist node
+ * and run state to PostgreSQL, and POST a webhook node's payload through the scrape engine's
+ * guards (SSRF, blacklist, redirect limit). All idempotent: Temporal may run any of them twice.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { parseScrapeRequest, scrapeCost } from '../api/schemas/scrape';
+import type { Database } from '../lib/db';
+import { AppError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
+import {
+  FLOW_HTML_OUTPUT_LIMIT,
+  type FlowNodeError,
+  type FlowNodeStatus,
+  type FlowRunStatus,
+  type FlowScrapeInput,
+  type FlowScrapeOutput,
+  type ForeachSummary,
+  NON_RETRYABLE_SCRAPE_ERRORS,
+  type ScrapeRequestPayload,
+} from '../workflows/definitions';
+import type { Blacklist } from './scrape/blacklist';
+import type { HttpEngine } from './scrape/http';
+
+export interface FlowActivityDeps {
+  db: Database;
+  logger: Logger;
+  blacklist: Blacklist;
+  httpEngine: HttpEngine;
+}
+
+export interface RecordFlowNodeInput {
+  flowRunId: string;
+  nodeId: string;
+  status: FlowNodeStatus;
+  attempts?: number;
+  credits?: number;
+  output?: unknown;
+  error?: FlowNodeError;
+  items?: ForeachSummary;
+}
+
+export interface DescribedFlowScrape {
+  attempts: number;
+  /** Credits this scrape kept (its debit, less a refund). */
+  credits: number;
+  output?: FlowScrapeOutput;
+}
+
+/** Webhook answers that a retry may fix; any other 4xx is final (the receiver refused the payload). */
+const RETRYABLE_WEBHOOK_STATUS = (status: number) => status >= 500 || status === 429 || status === 408;
+
+const json = (value: unknown) => JSON.parse(JSON.stringify(value ?? null)) as object;
+
+function nonRetryable(code: string, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: code, message, nonRetryable: true });
+}
+
+export function createFlowActivities(deps: FlowActivityDeps) {
+  const { db } = deps;
+
+  /** Credits kept by scrape runs: debits less refunds, from the ledger (the source of truth). */
+  async function creditsOf(scrapeRunIds: string[]): Promise<number> {
+    if (scrapeRunIds.length === 0) return 0;
+    const rows = await db.$queryRaw<Array<{ spent: bigint | null }>>`
+      SELECT -SUM("amount") AS spent FROM "credit_ledger" WHERE "runId" = ANY(${scrapeRunIds}::text[]) AND "reason" IN ('debit', 'refund')`;
+    return Number(rows[0]?.spent ?? 0);
+  }
+
+  return {
+    /**
+     * Validates a rendered scrape request with the API's own schema and records its scrape_run
+     * (once: a retry finds the row). A request that placeholders made invalid fails the scrape
+     * without a retry and without a debit.
+     */
+    async prepareFlowScrape(input: FlowScrapeInput): Promise<{ request: ScrapeRequestPayload; cost: number }> {
+      let request;
+      try {
+        request = parseScrapeRequest(input.request);
+      } catch (error) {
+        if (error instanceof AppError) {
+          const message = Array.isArray(error.message) ? error.message.join('; ') : error.message;
+          throw nonRetryable(error.code, `the rendered request is invalid: ${message}`);
+        }
+        throw error;
+      }
+      const cost = scrapeCost(request);
+      const workflowId = input.itemIndex === undefined ? `${input.flowRunWorkflowId}/${input.nodeId}` : `${input.flowRunWorkflowId}/${input.nodeId}/${input.itemIndex}`;
+      await db.scrapeRun.upsert({
+        where: { id: input.scrapeRunId },
+        update: {},
+        create: {
+          id: input.scrapeRunId,
+          userId: input.userId,
+          apiKeyId: input.apiKeyId,
+          workflowId,
+          mode: request.mode,
+          url: request.url,
+          request: json(request),
+          cost,
+          flowRunId: input.flowRunId,
+          flowNodeId: input.nodeId,
+          flowItemIndex: input.itemIndex ?? null,
+        },
+      });
+      const { async: _async, ...payload } = request;
+      return { request: payload, cost };
+    },
+
+    /** Attempts, credits kept and (when it succeeded) the output later nodes may read. */
+    async describeFlowScrape(input: { scrapeRunId: string }): Promise<DescribedFlowScrape> {
+      const run = await db.scrapeRun.findUnique({ where: { id: input.scrapeRunId } });
+      if (!run) return { attempts: 0, credits: 0 };
+      const credits = await creditsOf([run.id]);
+      if (run.status !== 'succeeded') return { attempts: run.attempts, credits };
+      const stored = (run.result ?? {}) as { final_url?: string; status?: number; data?: unknown[]; html?: string };
+      const output: FlowScrapeOutput = { url: run.url, final_url: stored.final_url ?? run.url, status: run.httpStatus };
+      if (stored.data !== undefined) output.data = stored.data;
+      else if (typeof stored.html === 'string') {
+        output.html = stored.html.slice(0, FLOW_HTML_OUTPUT_LIMIT);
+        if (stored.html.length > FLOW_HTML_OUTPUT_LIMIT) output.html_truncated = true;
+      }
+      return { attempts: run.attempts, credits, output };
+    },
+
+    /** Credits kept by every scrape of one node (a foreach's items). */
+    async flowNodeCredits(input: { flowRunId: string; nodeId: string }): Promise<number> {
+      const runs = await db.scrapeRun.findMany({ where: { flowRunId: input.flowRunId, flowNodeId: input.nodeId }, select: { id: true } });
+      return creditsOf(runs.map((r) => r.id));
+    },
+
+    /** Writes a node's state (when it starts and when it ends). A finished node is never reopened. */
+    async recordFlowNode(input: RecordFlowNodeInput): Promise<void> {
+      const finished = input.status !== 'running' && input.status !== 'pending';
+      const data = {
+        status: input.status,
+        ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
+        ...(input.credits !== undefined ? { credits: input.credits } : {}),
+        ...(input.output !== undefined ? { output: json(input.output) } : {}),
+        ...(input.error !== undefined ? { error: json(input.error) } : {}),
+        ...(input.items !== undefined ? { items: json(input.items) } : {}),
+        ...(input.status === 'running' ? { startedAt: new Date() } : {}),
+        ...(finished ? { finishedAt: new Date() } : {}),
+      };
+      await db.flowRunNode.updateMany({
+        where: { runId: input.flowRunId, nodeId: input.nodeId, status: { in: ['pending', 'running'] } },
+        data,
+      });
+    },
+
+    /** Writes the run's status; a finished run is never reopened (a replayed "running" is ignored). */
+    async recordFlowRun(input: { flowRunId: string; status: FlowRunStatus; error?: FlowNodeError }): Promise<void> {
+      const finished = input.status !== 'running' && input.status !== 'queued';
+      await db.flowRun.updateMany({
+        where: { id: input.flowRunId, status: { in: ['queued', 'running'] } },
+        data: {
+          status: input.status,
+          ...(input.error ? { error: json(input.error) } : {}),
+          ...(input.status === 'running' ? { startedAt: new Date() } : {}),
+          ...(finished ? { finishedAt: new Date() } : {}),
+        },
+      });
+      if (input.status === 'cancelled') {
+        // Nodes that had not finished are cancelled with the run.
+        await db.flowRunNode.updateMany({
+          where: { runId: input.flowRunId, status: { in: ['pending', 'running'] } },
+          data: { status: 'cancelled', finishedAt: new Date() },
+        });
+      }
+    },
+
+    /**
+     * POSTs the run's outputs so far (every finished node, each foreach item) as JSON to a
+     * webhook node's URL, through the http engine: the same SSRF guard, blacklist, redirect and
+     * size limits as a scrape. 5xx/429/408 and network errors are retried; another 4xx is final.
+     */
+    async postFlowWebhook(input: { flowRunId: string; nodeId: string; url: string }): Promise<{ status: number; attempts: number }> {
+      const ctx = Context.current();
+      const attempt = ctx.info.attempt;
+      await db.flowRunNode.updateMany({ where: { runId: input.flowRunId, nodeId: input.nodeId }, data: { attempts: attempt } });
+      const payload = await flowRunPayload(db, input.flowRunId);
+      try {
+        const result = await deps.httpEngine.scrape(
+          { url: input.url, method: 'POST', headers: { 'content-type': 'application/json', 'x-flow-run-id': input.flowRunId }, body: payload },
+          { signal: ctx.cancellationSignal, timeoutMs: 15_000, isBlacklisted: deps.blacklist.isBlacklisted },
+        );
+        if (result.status >= 400) {
+          const message = `the webhook answered HTTP ${result.status}`;
+          if (RETRYABLE_WEBHOOK_STATUS(result.status)) throw ApplicationFailure.create({ type: 'TARGET_ERROR', message });
+          throw nonRetryable('WEBHOOK_REJECTED', message);
+        }
+        return { status: result.status, attempts: attempt };
+      } catch (error) {
+        if (error instanceof ApplicationFailure) throw error;
+        if (error instanceof AppError) {
+          const final = (NON_RETRYABLE_SCRAPE_ERRORS as readonly string[]).includes(error.code);
+          throw ApplicationFailure.create({ type: error.code, message: String(error.message), nonRetryable: final });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type FlowActivities = ReturnType<typeof createFlowActivities>;
+
+/**
+ * A run's outputs as a webhook receives them: `{ flow, run, nodes: { <id>: { type, status,
+ * output, error, items? } } }`, where a foreach node lists each item's url, status and data.
+ */
+export async function flowRunPayload(db: Database, flowRunId: string) {
+  const run = await db.flowRun.findUniqueOrThrow({ where: { id: flowRunId }, include: { nodes: true, flow: { select: { id: true, name: true } } } });
+  const items = await db.scrapeRun.findMany({
+    where: { flowRunId, flowItemIndex: { not: null } },
+    orderBy: [{ flowNodeId: 'asc' }, { flowItemIndex: 'asc' }],
+    select: { id: true, flowNodeId: true, flowItemIndex: true, url: true, status: true, httpStatus: true, result: true, error: true },
+  });
+  const nodes: Record<string, unknown> = {};
+  for (const node of run.nodes) {
+    const entry: Record<string, unknown> = { type: node.type, status: node.status, output: node.output, error: node.error ?? undefined };
+    if (node.type === 'foreach') {
+      entry.items = items
+        .filter((i) => i.flowNodeId === node.nodeId)
+        .map((i) => ({
+          index: i.flowItemIndex,
+          run_id: i.id,
+          url: i.url,
+          status: i.status,
+          http_status: i.httpStatus,
+          data: (i.result as { data?: unknown } | null)?.data,
+          error: i.error ?? undefined,
+        }));
+    }
+    nodes[node.nodeId] = entry;
+  }
+  return json({ flow: { id: run.flow.id, name: run.flow.name, version: run.flowVersion }, run: { id: run.id, status: run.status }, nodes }) as Record<string, unknown>;
+}

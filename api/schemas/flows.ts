@@ -1,0 +1,75 @@
+/**
+ * Flow bodies (`/flows/*`): `{ name, description?, nodes }`. The DAG rules live in
+ * workflows/flow-dag.ts (shared with the flow workflow); this module plugs the API's scrape
+ * request schema into them, so a node's request is checked exactly as POST /webhook/unblocker
+ * checks a body. Every problem is reported at once, as a 422 list.
+ */
+import { AppError } from '../../lib/errors';
+import type { FlowNodeDefinition } from '../../workflows/definitions';
+import { validateFlow } from '../../workflows/flow-dag';
+import { parseScrapeRequest, scrapeCost } from './scrape';
+
+export const MAX_DESCRIPTION = 1000;
+
+export interface FlowBody {
+  name: string;
+  description: string | null;
+  nodes: FlowNodeDefinition[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The scrape schema's problems for one (sample-rendered) node request; [] when valid. */
+export function scrapeRequestProblems(request: Record<string, unknown>): string[] {
+  try {
+    parseScrapeRequest(request);
+    return [];
+  } catch (error) {
+    if (error instanceof AppError) return Array.isArray(error.messages) ? error.messages : [error.messages];
+    throw error;
+  }
+}
+
+/**
+ * Validates a whole flow (create, replace, or the merge of a patch). Throws a 422 listing every
+ * problem; returns the normalised flow (`needs` defaulted to []).
+ */
+export function parseFlow(body: unknown, options: { partial?: boolean; current?: FlowBody } = {}): FlowBody {
+  if (!isRecord(body)) throw new AppError('VALIDATION_FAILED', ['body must be an object { name, description?, nodes }']);
+  const problems: string[] = [];
+  for (const key of Object.keys(body)) if (!['name', 'description', 'nodes'].includes(key)) problems.push(`${key} is not allowed`);
+  const description = body.description === undefined ? (options.current?.description ?? null) : body.description;
+  if (description !== null && (typeof description !== 'string' || description.length > MAX_DESCRIPTION)) {
+    problems.push(`description must be a string of at most ${MAX_DESCRIPTION} characters, or null`);
+  }
+  const merged = {
+    name: body.name === undefined && options.partial ? options.current?.name : body.name,
+    nodes: body.nodes === undefined && options.partial ? options.current?.nodes : body.nodes,
+  };
+  problems.push(...validateFlow(merged, { checkScrapeRequest: scrapeRequestProblems }));
+  if (problems.length) throw new AppError('VALIDATION_FAILED', problems);
+  const nodes = (merged.nodes as Array<Record<string, unknown>>).map((n) => ({
+    id: n.id as string,
+    type: n.type as FlowNodeDefinition['type'],
+    config: n.config as Record<string, unknown>,
+    needs: (n.needs as string[] | undefined) ?? [],
+  }));
+  return { name: (merged.name as string).trim(), description: description as string | null, nodes };
+}
+
+/**
+ * What a run costs at least, checked before it starts (402 below it): the scrape nodes' prices.
+ * Foreach nodes cost their items' prices as they run (unknown up front); delay and webhook nodes
+ * are free. Each scrape debits its own price when it runs.
+ */
+export function minimumRunCost(nodes: readonly FlowNodeDefinition[]): number {
+  let cost = 0;
+  for (const node of nodes) {
+    if (node.type !== 'scrape') continue;
+    const config = node.config as { mode?: unknown; capture_network?: unknown };
+    cost += scrapeCost({ mode: config.mode === 'browser' ? 'browser' : 'http', capture_network: config.capture_network === true });
+  }
+  return cost;
+}

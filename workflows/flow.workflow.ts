@@ -1,0 +1,320 @@
+/**
+ * Flow runs (docs/flows.md). `flowWorkflow` runs a flow's DAG: every node starts as soon as the
+ * nodes it needs have succeeded, so independent branches run in parallel; a failed node skips
+ * its dependants and the other branches go on. Node types:
+ *   scrape  - one scrape (prepare → debit once → scrape activity with retries → record), inline;
+ *   foreach - a child workflow (`foreachWorkflow`) scraping each item of an earlier node's list
+ *             with bounded parallelism; it continues as new every FOREACH_ITEMS_PER_EXECUTION
+ *             items, so a list of thousands never grows one history past a few thousand events;
+ *   delay   - a durable timer;
+ *   webhook - an activity POSTing the run's outputs (through the engine's SSRF guard).
+ * The run's state answers the `flowRunState` query and is written to PostgreSQL when each node
+ * starts and ends. Cancelling the workflow cancels what is in flight, records the cancellation
+ * and refunds nothing already spent.
+ */
+import {
+  CancellationScope,
+  ParentClosePolicy,
+  continueAsNew,
+  defineQuery,
+  executeChild,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import {
+  FOREACH_ITEMS_PER_EXECUTION,
+  MAX_REPORTED_ITEM_FAILURES,
+  type FlowNodeDefinition,
+  type FlowNodeError,
+  type FlowNodeState,
+  type FlowRunState,
+  type FlowScrapeInput,
+  type FlowScrapeOutput,
+  type FlowWorkflowInput,
+  type FlowWorkflowOutput,
+  type ForeachSummary,
+  type ForeachWorkflowInput,
+  workflowIds,
+} from './definitions';
+import { DEFAULT_FOREACH_CONCURRENCY, PlaceholderError, type ResolveScope, resolvePlaceholders, topologicalLevels } from './flow-dag';
+import { describeFailure, runScrapeSteps } from './scrape.workflow';
+
+export const flowRunStateQuery = defineQuery<FlowRunState>('flowRunState');
+export const foreachProgressQuery = defineQuery<ForeachSummary & { nextIndex: number; inFlight: number }>('foreachProgress');
+
+/** Bookkeeping against PostgreSQL: short, retried until the database answers. */
+const bookkeeping = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+});
+
+/** Preparing a scrape validates its rendered request: an invalid one is final, not retried. */
+const prepare = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: ['BAD_REQUEST', 'INVALID_SELECTOR', 'INVALID_URL'] },
+});
+
+const webhook = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    maximumAttempts: 3,
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    nonRetryableErrorTypes: ['WEBHOOK_REJECTED', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL', 'BAD_REQUEST'],
+  },
+});
+
+type ScrapeOutcome =
+  | { ok: true; output: FlowScrapeOutput; attempts: number; credits: number }
+  | { ok: false; error: FlowNodeError; attempts: number; credits: number };
+
+/** One scrape of a flow: a scrape node, or one item of a foreach. */
+async function runFlowScrape(input: FlowScrapeInput): Promise<ScrapeOutcome> {
+  let prepared;
+  try {
+    prepared = await prepare.prepareFlowScrape(input);
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    return { ok: false, error: describeFailure(error), attempts: 0, credits: 0 };
+  }
+  const outcome = await runScrapeSteps({
+    runId: input.scrapeRunId,
+    userId: input.userId,
+    apiKeyId: input.apiKeyId,
+    cost: prepared.cost,
+    request: prepared.request,
+    browserQueue: input.browserQueue,
+  });
+  const described = await bookkeeping.describeFlowScrape({ scrapeRunId: input.scrapeRunId });
+  if (outcome.status === 'succeeded' && described.output) return { ok: true, output: described.output, attempts: described.attempts, credits: described.credits };
+  const error = outcome.status === 'failed' ? { code: outcome.code, message: outcome.message } : { code: 'SCRAPE_FAILED', message: 'the scrape left no result' };
+  return { ok: false, error, attempts: described.attempts, credits: described.credits };
+}
+
+/** Renders a node's config against earlier outputs; a missing value fails the node, not the run. */
+function render<T>(value: T, outputs: Record<string, unknown>, scope: ResolveScope = {}): T | FlowNodeError {
+  try {
+    return resolvePlaceholders(value, outputs, scope);
+  } catch (error) {
+    if (error instanceof PlaceholderError) return { code: 'PLACEHOLDER', message: error.message };
+    throw error;
+  }
+}
+
+function isNodeError(value: unknown): value is FlowNodeError {
+  return typeof value === 'object' && value !== null && 'code' in value && 'message' in value && Object.keys(value).length === 2;
+}
+
+export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkflowOutput> {
+  const state: FlowRunState = { status: 'running', nodes: {} };
+  for (const node of input.nodes) state.nodes[node.id] = { status: 'pending', attempts: 0, credits: 0 };
+  setHandler(flowRunStateQuery, () => state);
+
+  const outputs: Record<string, unknown> = {};
+  const flowRunWorkflowId = workflowInfo().workflowId;
+
+  const finishNode = async (id: string, patch: Partial<FlowNodeState> & Pick<FlowNodeState, 'status'>) => {
+    const node = { ...state.nodes[id]!, ...patch };
+    state.nodes[id] = node;
+    await bookkeeping.recordFlowNode({ flowRunId: input.flowRunId, nodeId: id, ...patch });
+  };
+
+  async function runNode(node: FlowNodeDefinition): Promise<boolean> {
+    state.nodes[node.id]!.status = 'running';
+    await bookkeeping.recordFlowNode({ flowRunId: input.flowRunId, nodeId: node.id, status: 'running' });
+    try {
+      switch (node.type) {
+        case 'scrape': {
+          const request = render(node.config, outputs);
+          if (isNodeError(request)) return failNode(node.id, request);
+          const outcome = await runFlowScrape({
+            scrapeRunId: uuid4(),
+            flowRunId: input.flowRunId,
+            flowRunWorkflowId,
+            nodeId: node.id,
+            userId: input.userId,
+            apiKeyId: input.apiKeyId,
+            request,
+            browserQueue: input.browserQueue,
+          });
+          if (!outcome.ok) return failNode(node.id, outcome.error, { attempts: outcome.attempts, credits: outcome.credits });
+          outputs[node.id] = outcome.output;
+          await finishNode(node.id, { status: 'succeeded', output: outcome.output, attempts: outcome.attempts, credits: outcome.credits });
+          return true;
+        }
+        case 'foreach': {
+          const config = node.config as { from: string; request: Record<string, unknown>; concurrency?: number };
+          const list = render(config.from, outputs);
+          if (isNodeError(list)) return failNode(node.id, list);
+          if (!Array.isArray(list)) return failNode(node.id, { code: 'NOT_A_LIST', message: `${config.from} is not a list` });
+          // `{{ nodes... }}` now; `{{ item... }}` per item, in the child.
+          const request = render(config.request, outputs, { keepItem: true });
+          if (isNodeError(request)) return failNode(node.id, request);
+          const summary = await executeChild(foreachWorkflow, {
+            workflowId: workflowIds.flowForeach(flowRunWorkflowId, node.id),
+            // The run's cancellation reaches the child; the child never outlives the run.
+            parentClosePolicy: ParentClosePolicy.TERMINATE,
+            args: [
+              {
+                flowRunId: input.flowRunId,
+                flowRunWorkflowId,
+                nodeId: node.id,
+                userId: input.userId,
+                apiKeyId: input.apiKeyId,
+                items: list,
+                request,
+                concurrency: config.concurrency ?? DEFAULT_FOREACH_CONCURRENCY,
+                browserQueue: input.browserQueue,
+                nextIndex: 0,
+                summary: { total: list.length, succeeded: 0, failed: 0, failures: [] },
+              } satisfies ForeachWorkflowInput,
+            ],
+          });
+          const credits = await bookkeeping.flowNodeCredits({ flowRunId: input.flowRunId, nodeId: node.id });
+          outputs[node.id] = summary;
+          // Partial failures are reported per item; the node fails only when every item failed.
+          if (summary.total > 0 && summary.succeeded === 0) {
+            return failNode(node.id, { code: 'ALL_ITEMS_FAILED', message: `all ${summary.total} items failed` }, { items: summary, output: summary, credits });
+          }
+          await finishNode(node.id, { status: 'succeeded', output: summary, items: summary, credits, attempts: 1 });
+          return true;
+        }
+        case 'delay': {
+          const ms = (node.config as { ms: number }).ms;
+          await sleep(ms);
+          outputs[node.id] = { ms };
+          await finishNode(node.id, { status: 'succeeded', output: { ms }, attempts: 1 });
+          return true;
+        }
+        case 'webhook': {
+          const url = render((node.config as { url: string }).url, outputs);
+          if (isNodeError(url)) return failNode(node.id, url);
+          try {
+            const answer = await webhook.postFlowWebhook({ flowRunId: input.flowRunId, nodeId: node.id, url: String(url) });
+            outputs[node.id] = { status: answer.status };
+            await finishNode(node.id, { status: 'succeeded', output: { status: answer.status }, attempts: answer.attempts });
+            return true;
+          } catch (error) {
+            if (isCancellation(error)) throw error;
+            return failNode(node.id, describeFailure(error));
+          }
+        }
+        default:
+          return failNode(node.id, { code: 'BAD_REQUEST', message: `unknown node type ${String((node as { type: unknown }).type)}` });
+      }
+    } catch (error) {
+      if (isCancellation(error)) {
+        state.nodes[node.id]!.status = 'cancelled';
+        throw error;
+      }
+      // A bug or an unexpected failure: the node fails, the run records why.
+      return failNode(node.id, describeFailure(error));
+    }
+  }
+
+  async function failNode(id: string, error: FlowNodeError, extra: Partial<FlowNodeState> = {}): Promise<false> {
+    await finishNode(id, { status: 'failed', error, ...extra });
+    return false;
+  }
+
+  await bookkeeping.recordFlowRun({ flowRunId: input.flowRunId, status: 'running' });
+  try {
+    // Each node waits for exactly the nodes it needs (no barrier per level).
+    const order = topologicalLevels(input.nodes).flat();
+    const byId = new Map(input.nodes.map((n) => [n.id, n]));
+    const done = new Map<string, Promise<boolean>>();
+    for (const id of order) {
+      const node = byId.get(id)!;
+      done.set(
+        id,
+        (async () => {
+          const needs = await Promise.all(node.needs.map((n) => done.get(n)!));
+          if (needs.every(Boolean)) return runNode(node);
+          await finishNode(id, { status: 'skipped' });
+          return false;
+        })(),
+      );
+    }
+    await Promise.all(done.values());
+  } catch (error) {
+    if (isCancellation(error)) {
+      state.status = 'cancelled';
+      for (const node of Object.values(state.nodes)) if (node.status === 'pending' || node.status === 'running') node.status = 'cancelled';
+      await CancellationScope.nonCancellable(() =>
+        bookkeeping.recordFlowRun({ flowRunId: input.flowRunId, status: 'cancelled', error: { code: 'CANCELLED', message: 'the run was cancelled' } }),
+      );
+    }
+    throw error;
+  }
+
+  const failedNodes = Object.entries(state.nodes)
+    .filter(([, n]) => n.status === 'failed')
+    .map(([id]) => id);
+  state.status = failedNodes.length ? 'failed' : 'succeeded';
+  await bookkeeping.recordFlowRun({
+    flowRunId: input.flowRunId,
+    status: state.status,
+    ...(failedNodes.length ? { error: { code: 'NODE_FAILED', message: `failed nodes: ${failedNodes.join(', ')}` } } : {}),
+  });
+  return { status: state.status, failedNodes };
+}
+
+/**
+ * A foreach node: scrapes each item with at most `concurrency` in flight; a failed item is
+ * counted and reported, the others go on. Continues as new every FOREACH_ITEMS_PER_EXECUTION
+ * items (after the in-flight ones finish), carrying only the counts and the first failures.
+ */
+export async function foreachWorkflow(input: ForeachWorkflowInput): Promise<ForeachSummary> {
+  const summary: ForeachSummary = { ...input.summary, failures: [...input.summary.failures] };
+  const end = Math.min(input.items.length, input.nextIndex + FOREACH_ITEMS_PER_EXECUTION);
+  let next = input.nextIndex;
+  let inFlight = 0;
+  setHandler(foreachProgressQuery, () => ({ ...summary, nextIndex: next, inFlight }));
+
+  async function runItem(index: number): Promise<void> {
+    const request = render(input.request, {}, { item: input.items[index] });
+    const outcome: ScrapeOutcome = isNodeError(request)
+      ? { ok: false, error: request, attempts: 0, credits: 0 }
+      : await runFlowScrape({
+          scrapeRunId: uuid4(),
+          flowRunId: input.flowRunId,
+          flowRunWorkflowId: input.flowRunWorkflowId,
+          nodeId: input.nodeId,
+          itemIndex: index,
+          userId: input.userId,
+          apiKeyId: input.apiKeyId,
+          request,
+          browserQueue: input.browserQueue,
+        });
+    if (outcome.ok) {
+      summary.succeeded += 1;
+    } else {
+      summary.failed += 1;
+      if (summary.failures.length < MAX_REPORTED_ITEM_FAILURES) summary.failures.push({ index, ...outcome.error });
+    }
+  }
+
+  async function lane(): Promise<void> {
+    while (next < end) {
+      const index = next++;
+      inFlight += 1;
+      try {
+        await runItem(index);
+      } finally {
+        inFlight -= 1;
+      }
+    }
+  }
+
+  await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, lane));
+  summary.failures.sort((a, b) => a.index - b.index);
+  if (end < input.items.length) {
+    await continueAsNew<typeof foreachWorkflow>({ ...input, nextIndex: end, summary });
+  }
+  return summary;
+}
