@@ -333,4 +333,39 @@ describe('flow runs', () => {
     const itemIds = (pages.items.list as Json[]).map((i) => i.run_id);
     expect(refunds.filter((r) => itemIds.includes(r.runId))).toEqual([]);
   });
+
+  it('runs a foreach over hundreds of items in executions of bounded history (continue-as-new)', async () => {
+    const items = 230;
+    const flow = await createFlow(owner, {
+      name: 'many',
+      nodes: [
+        { id: 'list', type: 'scrape', config: { url: `${fixtures.url}/links?n=${items}`, selectors: [{ name: 'links', selector: 'a.link', attribute: 'href', all: true }] } },
+        { id: 'each', type: 'foreach', needs: ['list'], config: { from: '{{ nodes.list.data.0.results }}', concurrency: 16, request: { url: '{{ item.text }}', selectors: ['h1'] } } },
+      ],
+    });
+    const started = await startRun(owner, flow.id as string);
+    const run = await waitForFlowRun(stack.baseUrl, key(owner), flow.id as string, started.body.id as string, undefined, 240_000);
+    expect(run.status).toBe('succeeded');
+    expect(nodeOf(run, 'each').output).toMatchObject({ total: items, succeeded: items, failed: 0 });
+    expect(run.credits).toEqual({ spent: items + 1 });
+
+    // The foreach child continued as new every 100 items: three executions, none with a long history.
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const client = new Client({ connection });
+      const foreachId = `${started.body.workflowId}-foreach-each`;
+      const executions: Array<{ status: string; events: number }> = [];
+      for await (const execution of client.workflow.list({ query: `WorkflowId = '${foreachId}'` })) {
+        const history = await client.workflow.getHandle(foreachId, execution.runId).fetchHistory();
+        executions.push({ status: execution.status.name, events: history.events?.length ?? 0 });
+      }
+      expect(executions.map((e) => e.status).sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW', 'CONTINUED_AS_NEW']);
+      // 100 items × (5 activities × 3 events + workflow tasks) stays far below Temporal's 50k-event limit.
+      for (const e of executions) expect(e.events).toBeLessThan(2500);
+      const parent = await client.workflow.getHandle(started.body.workflowId as string).fetchHistory();
+      expect(parent.events!.length).toBeLessThan(200);
+    } finally {
+      await connection.close();
+    }
+  }, 300_000);
 });
