@@ -28,6 +28,9 @@ export function scrapeRoutes(deps: AppDeps): Router {
       res.json({ ...base, result: runBody(run, await getBalance(deps.db, auth.userId)) });
     } else if (run.status === 'failed') {
       res.json({ ...base, error: failedRunBody(run).body });
+    } else if (run.status === 'cancelled') {
+      // A flow run's scrape stopped by a cancel: what it spent stays spent.
+      res.json({ ...base, attempts: run.attempts, error: run.error });
     } else {
       res.json({ ...base, attempts: run.attempts });
     }
