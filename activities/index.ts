@@ -14,6 +14,8 @@ export interface ActivityDeps {
   metrics: WorkerMetrics;
   blacklist: Blacklist;
   httpEngine: HttpEngine;
+  /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
+  lowCreditThreshold?: number;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface ActivityDeps {
  * They close over their dependencies; workflows type their proxies from this factory.
  */
 export function createActivities(deps: ActivityDeps) {
-  const credit = createCreditActivities({ db: deps.db });
+  const credit = createCreditActivities({ db: deps.db, lowCreditThreshold: deps.lowCreditThreshold });
   return {
     echo,
     ...credit,

@@ -12,6 +12,7 @@ import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
+import { notificationRoutes } from './routes/notifications';
 import { scrapeRoutes } from './routes/scrape';
 import { userTemplateRoutes } from './routes/user-templates';
 import { userRoutes } from './routes/users';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(whoamiRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(userTemplateRoutes(deps));
+  app.use(notificationRoutes(deps));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
