@@ -18,7 +18,7 @@ const logger = createLogger({ level: 'silent', name: 'test' });
 describe('e-mail channel', () => {
   it('sends one message per notification to the account’s address', async () => {
     const sent: Parameters<MailTransport['sendMail']>[0][] = [];
-    const delivery = createEmailDelivery({ transport: { sendMail: async (m) => void sent.push(m) }, from: 'svc <no-reply@example.test>' });
+    const delivery = createEmailDelivery({ transport: { sendMail: (m) => Promise.resolve(void sent.push(m)) }, from: 'svc <no-reply@example.test>' });
     await delivery.deliver(
       { userId: 'u1', email: 'ada@example.test', name: 'Ada' },
       { id: 'n1', type: 'payment.failed', title: 'A payment failed', data: { paymentId: 'p1' }, read: false, readAt: null, createdAt: '2026-11-22T00:00:00.000Z' },
@@ -67,7 +67,7 @@ describe('notify (real PostgreSQL)', () => {
 
   it('stores and delivers once per dedupe key; events without a key are each stored', async () => {
     const delivered: string[] = [];
-    const channel: NotificationDelivery = { name: 'stub', deliver: async (r, n) => void delivered.push(`${r.email} ${n.type}`) };
+    const channel: NotificationDelivery = { name: 'stub', deliver: (r, n) => Promise.resolve(void delivered.push(`${r.email} ${n.type}`)) };
     setNotificationDelivery(channel, logger);
     const userId = await account();
     const event = { type: 'flow.run.failed', flowId: 'f1', runId: 'r1', error: 'boom' } as const;
