@@ -10,6 +10,7 @@ import type { TaskQueues } from '../workflows/definitions';
 import { errorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
+import { consentRoutes } from './routes/consent';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
 import { notificationRoutes } from './routes/notifications';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(scrapeRoutes(deps));
   app.use(userTemplateRoutes(deps));
   app.use(notificationRoutes(deps));
+  app.use(consentRoutes(deps));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
