@@ -101,10 +101,11 @@ describe('data export', () => {
     expect((body.creditLedger as Json[]).map((l) => l.reason)).toEqual(['grant']);
 
     // No secret of any kind: the key, its hash, session tokens, the password hash.
-    const [{ key: keyHash }] = await sql<{ key: string }>(stack.databaseUrl, 'SELECT key FROM apikey WHERE id = $1', [account.apiKeyId]);
+    const [{ key: keyHash } = { key: undefined }] = await sql<{ key: string | undefined }>(stack.databaseUrl, 'SELECT key FROM apikey WHERE id = $1', [account.apiKeyId]);
     const tokens = await sql<{ token: string }>(stack.databaseUrl, 'SELECT token FROM session WHERE "userId" = $1', [account.userId]);
-    const [{ password }] = await sql<{ password: string }>(stack.databaseUrl, `SELECT password FROM account WHERE "userId" = $1 AND "providerId" = 'credential'`, [account.userId]);
-    for (const secret of [account.apiKey, keyHash, password, account.password, ...tokens.map((t) => t.token)]) {
+    const [{ password } = { password: undefined }] = await sql<{ password: string | undefined }>(stack.databaseUrl, `SELECT password FROM account WHERE "userId" = $1 AND "providerId" = 'credential'`, [account.userId]);
+    const secrets: string[] = [account.apiKey, keyHash!, password!, account.password, ...tokens.map((t) => t.token)];
+    for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(8);
       expect(exported.text).not.toContain(secret);
     }
