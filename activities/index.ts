@@ -3,6 +3,8 @@ import type { Logger } from '../lib/logger';
 import type { WorkerMetrics } from '../lib/metrics';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
+import type { Plan } from '../lib/config';
+import { createSubscriptionActivities } from './subscriptions';
 import type { Blacklist } from './scrape/blacklist';
 import type { BrowserPool } from './scrape/browser';
 import type { HttpEngine } from './scrape/http';
@@ -16,6 +18,8 @@ export interface ActivityDeps {
   httpEngine: HttpEngine;
   /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
   lowCreditThreshold?: number;
+  /** SUBSCRIPTION_PLANS, for the refill activity. */
+  plans?: Plan[];
 }
 
 /**
@@ -27,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     echo,
     ...credit,
+    ...createSubscriptionActivities({ db: deps.db, plans: deps.plans ?? [] }),
     async debitCredit(input: Parameters<typeof credit.debitCredit>[0]) {
       const change = await credit.debitCredit(input);
       if (change.applied) deps.metrics.creditsDebited.inc({ mode: input.mode ?? 'other' }, input.amount);

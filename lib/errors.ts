@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** An idempotency key was reused for a different operation (a caller bug, not a replay). */
   IDEMPOTENCY_CONFLICT: 409,
+  /** The request conflicts with the resource's state (e.g. a second live subscription). */
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION_FAILED: 422,
   INTERNAL: 500,
@@ -26,6 +28,10 @@ export const ERROR_STATUS = {
   /** The target's response (after decompression) exceeded the engine's size cap; not retryable. */
   RESPONSE_TOO_LARGE: 502,
   BROWSER_UNAVAILABLE: 503,
+  /** The payment provider refused or could not be reached when creating a checkout. */
+  PAYMENT_PROVIDER_ERROR: 502,
+  /** Payments are switched off (PAYMENT_PROVIDER=none). */
+  PAYMENTS_UNAVAILABLE: 503,
   TIMEOUT: 504,
 } as const;
 

@@ -36,6 +36,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     blacklist: createBlacklist(db),
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+    plans: config.SUBSCRIPTION_PLANS,
     browserPool,
     close: async () => {
       await browserPool?.close();
