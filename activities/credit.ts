@@ -9,6 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { type CreditChange, type DebitInput, type RefundInput, debitCredit, refundCredit } from '../lib/credit';
 import type { Database } from '../lib/db';
 import { AppError } from '../lib/errors';
+import { notifyLowCreditIfCrossed } from '../lib/notifications';
 
 export type { CreditChange, DebitInput, RefundInput } from '../lib/credit';
 
@@ -19,15 +20,22 @@ function toFailure(error: unknown): unknown {
   return error;
 }
 
-export function createCreditActivities(deps: { db: Database }) {
+export function createCreditActivities(deps: { db: Database; lowCreditThreshold?: number }) {
   return {
-    /** INSUFFICIENT_CREDIT → non-retryable ApplicationFailure of type 'INSUFFICIENT_CREDIT' (details: [{remaining, required}]). */
+    /**
+     * INSUFFICIENT_CREDIT → non-retryable ApplicationFailure of type 'INSUFFICIENT_CREDIT' (details: [{remaining, required}]).
+     * A debit that takes the balance below LOW_CREDIT_THRESHOLD notifies `credit.low` once (also on a replay whose
+     * first attempt failed after the debit).
+     */
     async debitCredit(input: DebitInput): Promise<CreditChange> {
+      let change: CreditChange;
       try {
-        return await debitCredit(deps.db, input);
+        change = await debitCredit(deps.db, input);
       } catch (error) {
         throw toFailure(error);
       }
+      if (deps.lowCreditThreshold) await notifyLowCreditIfCrossed(deps.db, input.idempotencyKey, deps.lowCreditThreshold);
+      return change;
     },
     async refundCredit(input: RefundInput): Promise<CreditChange> {
       try {

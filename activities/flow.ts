@@ -9,6 +9,7 @@ import { parseScrapeRequest, scrapeCost } from '../api/schemas/scrape';
 import type { Database } from '../lib/db';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { notify } from '../lib/notifications';
 import {
   FLOW_HTML_OUTPUT_LIMIT,
   type FlowNodeError,
@@ -161,6 +162,16 @@ export function createFlowActivities(deps: FlowActivityDeps) {
           ...(finished ? { finishedAt: new Date() } : {}),
         },
       });
+      if (input.status === 'succeeded' || input.status === 'failed') {
+        // Once per run (the dedupe key), however often this activity is retried.
+        const run = await db.flowRun.findUniqueOrThrow({ where: { id: input.flowRunId }, include: { flow: { select: { name: true } } } });
+        const base = { flowId: run.flowId, runId: run.id, flowName: run.flow.name };
+        const event =
+          input.status === 'succeeded'
+            ? { type: 'flow.run.succeeded' as const, ...base, credits: await creditsOf((await db.scrapeRun.findMany({ where: { flowRunId: run.id }, select: { id: true } })).map((r) => r.id)) }
+            : { type: 'flow.run.failed' as const, ...base, error: input.error?.message };
+        await notify(db, run.userId, event, { dedupeKey: `flow.run:${run.id}` });
+      }
       if (input.status === 'cancelled') {
         // Nodes that had not finished are cancelled with the run.
         await db.flowRunNode.updateMany({

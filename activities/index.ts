@@ -4,6 +4,8 @@ import type { WorkerMetrics } from '../lib/metrics';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
 import { createFlowActivities } from './flow';
+import type { Plan } from '../lib/config';
+import { createSubscriptionActivities } from './subscriptions';
 import type { Blacklist } from './scrape/blacklist';
 import type { BrowserPool } from './scrape/browser';
 import type { HttpEngine } from './scrape/http';
@@ -15,6 +17,10 @@ export interface ActivityDeps {
   metrics: WorkerMetrics;
   blacklist: Blacklist;
   httpEngine: HttpEngine;
+  /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
+  lowCreditThreshold?: number;
+  /** SUBSCRIPTION_PLANS, for the refill activity. */
+  plans?: Plan[];
 }
 
 /**
@@ -22,10 +28,11 @@ export interface ActivityDeps {
  * They close over their dependencies; workflows type their proxies from this factory.
  */
 export function createActivities(deps: ActivityDeps) {
-  const credit = createCreditActivities({ db: deps.db });
+  const credit = createCreditActivities({ db: deps.db, lowCreditThreshold: deps.lowCreditThreshold });
   return {
     echo,
     ...credit,
+    ...createSubscriptionActivities({ db: deps.db, plans: deps.plans ?? [] }),
     async debitCredit(input: Parameters<typeof credit.debitCredit>[0]) {
       const change = await credit.debitCredit(input);
       if (change.applied) deps.metrics.creditsDebited.inc({ mode: input.mode ?? 'other' }, input.amount);

@@ -10,9 +10,14 @@ import type { TaskQueues } from '../workflows/definitions';
 import { errorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
+import { consentRoutes } from './routes/consent';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
+import { notificationRoutes } from './routes/notifications';
+import { paymentRoutes, paymentWebhookRoutes } from './routes/payments';
+import { subscriptionRoutes } from './routes/subscriptions';
+import { paymentProviderFromConfig } from '../lib/payments/service';
 import { scrapeRoutes } from './routes/scrape';
 import { userTemplateRoutes } from './routes/user-templates';
 import { userRoutes } from './routes/users';
@@ -38,13 +43,20 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(healthRoutes(deps));
   app.use(authRoutes(deps));
-  // Routes that read the raw request (the auth library) are mounted above this line.
+  const payments = paymentProviderFromConfig(deps.config);
+  // The provider's signature covers the raw body: parsed by express.raw inside, before express.json.
+  app.use(paymentWebhookRoutes(deps, payments));
+  // Routes that read the raw request (the auth library, payment webhooks) are mounted above this line.
   app.use(express.json({ limit: '1mb' }));
   app.use(userRoutes(deps));
   app.use(whoamiRoutes(deps));
   app.use(scrapeRoutes(deps));
   app.use(userTemplateRoutes(deps));
   app.use(flowRoutes(deps));
+  app.use(notificationRoutes(deps));
+  app.use(consentRoutes(deps));
+  app.use(paymentRoutes(deps, payments));
+  app.use(subscriptionRoutes(deps, payments));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);

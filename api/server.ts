@@ -10,6 +10,8 @@ import { createDatabase } from '../lib/db';
 import { createLogger } from '../lib/logger';
 import { createMetrics } from '../lib/metrics';
 import { runMigrations } from '../lib/migrate';
+import { deliveryFromConfig } from '../lib/notification-delivery';
+import { setNotificationDelivery } from '../lib/notifications';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
 import { createLazyTemporalClient } from '../lib/temporal-client';
 import { taskQueues } from '../workflows/definitions';
@@ -22,6 +24,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   if (config.MIGRATE_ON_START) await runMigrations(config.DATABASE_URL);
   const db = createDatabase(config.DATABASE_URL);
+  setNotificationDelivery(deliveryFromConfig(config), logger);
   const blacklist = createBlacklist(db);
   if (config.BLACKLIST_HOSTS.length) await blacklist.add(config.BLACKLIST_HOSTS, 'BLACKLIST_HOSTS');
   const auth = createAuth({ config, db, logger });

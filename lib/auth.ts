@@ -32,6 +32,7 @@ import {
   trustedOrigins,
 } from './auth-config';
 import type { Config } from './config';
+import { recordConsent } from './consent';
 import { grantCredit, signupGrantKey } from './credit';
 import type { Database } from './db';
 import type { Logger } from './logger';
@@ -97,8 +98,19 @@ function createBetterAuth(deps: AuthDeps) {
     databaseHooks: {
       user: {
         create: {
-          // Runs after the user row is committed; idempotent by its key.
-          after: async (user) => {
+          // Runs after the user row is committed; the grant is idempotent by its key.
+          after: async (user, context) => {
+            // Signing up accepts the terms in force (TERMS_VERSION): recorded like any consent.
+            const headers = context?.headers ?? context?.request?.headers;
+            await recordConsent(db, {
+              userId: user.id,
+              kind: 'terms',
+              version: config.TERMS_VERSION,
+              granted: true,
+              ip: headers?.get(CLIENT_IP_HEADER) ?? null,
+              userAgent: headers?.get('user-agent') ?? null,
+              source: 'signup',
+            });
             if (config.FREE_CREDITS <= 0) return;
             await grantCredit(db, { userId: user.id, amount: config.FREE_CREDITS, idempotencyKey: signupGrantKey(user.id), reason: 'grant' });
           },

@@ -10,6 +10,54 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** A JSON array in an environment variable, checked against `item`. */
+const jsonList = <T extends z.ZodType>(item: T) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON array' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(item).min(1));
+
+const catalogId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'ids are 1-40 of a-z, 0-9, _ and -');
+
+export const creditPackSchema = z.object({
+  id: catalogId,
+  name: z.string().min(1).max(80),
+  credits: z.number().int().positive(),
+  priceCents: z.number().int().positive(),
+  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a 3-letter ISO code in lower case'),
+});
+export type CreditPack = z.infer<typeof creditPackSchema>;
+
+export const planSchema = z.object({
+  id: catalogId,
+  name: z.string().min(1).max(80),
+  /** Credit added at the start of every period. */
+  creditsPerPeriod: z.number().int().min(0),
+  /** Price of one period; 0 = free (no payment, active at once). */
+  priceCents: z.number().int().min(0),
+  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a 3-letter ISO code in lower case'),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+export const DEFAULT_CREDIT_PACKS: CreditPack[] = [
+  { id: 'pack-1k', name: '1,000 credits', credits: 1000, priceCents: 1000, currency: 'usd' },
+  { id: 'pack-5k', name: '5,000 credits', credits: 5000, priceCents: 4500, currency: 'usd' },
+  { id: 'pack-25k', name: '25,000 credits', credits: 25000, priceCents: 20000, currency: 'usd' },
+];
+
+export const DEFAULT_PLANS: Plan[] = [
+  { id: 'free', name: 'Free', creditsPerPeriod: 0, priceCents: 0, currency: 'usd' },
+  { id: 'starter', name: 'Starter', creditsPerPeriod: 2000, priceCents: 1500, currency: 'usd' },
+  { id: 'pro', name: 'Pro', creditsPerPeriod: 10000, priceCents: 6000, currency: 'usd' },
+];
+
 const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
 
 const configSchema = z.object({
@@ -68,13 +116,42 @@ const configSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   /** Apply pending migrations when the API or a worker starts (off when a deploy step runs them). */
   MIGRATE_ON_START: booleanFlag.default(true),
+  /** A notification `credit.low` is created when a debit takes the balance from ≥ this to below it. */
+  LOW_CREDIT_THRESHOLD: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(10),
+  /** Also send notifications by e-mail (needs SMTP_URL); off by default. */
+  NOTIFY_EMAIL: booleanFlag.default(false),
+  /** nodemailer transport URL, e.g. smtp://user:pass@smtp.example.com:587 (never logged). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_FROM: z.string().min(3).default('scrape-api <no-reply@localhost>'),
+  /** Versions of the documents a user consents to; sign-up records consent to TERMS_VERSION. */
+  TERMS_VERSION: z.string().min(1).max(40).default('2026-11-01'),
+  PRIVACY_VERSION: z.string().min(1).max(40).default('2026-11-01'),
+  /**
+   * Payment provider: "local" (development and tests; refused in production), "stripe", or "none"
+   * (payments off). Unset → "local", except in production → "none".
+   */
+  PAYMENT_PROVIDER: z.enum(['none', 'local', 'stripe']).optional(),
+  /** HMAC secret of the local provider's webhooks; unset → derived from the auth secret. */
+  LOCAL_PAYMENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_..., sk_live_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+  /** Where the provider's checkout page sends the buyer back ({PAYMENT_ID} is replaced). */
+  PAYMENT_SUCCESS_URL: z.string().url('must be a URL').optional(),
+  PAYMENT_CANCEL_URL: z.string().url('must be a URL').optional(),
+  /** Credit packs for sale: a JSON array of {id, name, credits, priceCents, currency}. */
+  CREDIT_PACKS: jsonList(creditPackSchema).default(DEFAULT_CREDIT_PACKS),
+  /** Subscription plans: a JSON array of {id, name, creditsPerPeriod, priceCents, currency}. */
+  SUBSCRIPTION_PLANS: jsonList(planSchema).default(DEFAULT_PLANS),
+  /** Length of a subscription period (default 30 days); short in tests. */
+  SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
   /** Set by the supervisor (scripts/start.ts, tests) on its children: exit when the parent's stdin pipe closes. */
   EXIT_WITH_PARENT: booleanFlag.default(false),
 });
 
-export type Config = z.infer<typeof configSchema> & {
+export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER'> & {
   /** DATA_DIR made absolute. */
   dataDir: string;
+  PAYMENT_PROVIDER: 'none' | 'local' | 'stripe';
 };
 
 export class ConfigError extends Error {
@@ -95,7 +172,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`));
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const data = parsed.data;
+  const problems: string[] = [];
+  const provider = data.PAYMENT_PROVIDER ?? (data.NODE_ENV === 'production' ? 'none' : 'local');
+  if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
+  if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
+    problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  if (data.NOTIFY_EMAIL && !data.SMTP_URL) problems.push('NOTIFY_EMAIL: needs SMTP_URL');
+  for (const [name, list] of [['CREDIT_PACKS', data.CREDIT_PACKS], ['SUBSCRIPTION_PLANS', data.SUBSCRIPTION_PLANS]] as const) {
+    const ids = list.map((item) => item.id);
+    if (new Set(ids).size !== ids.length) problems.push(`${name}: ids must be unique`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return { ...data, PAYMENT_PROVIDER: provider, dataDir: path.resolve(data.DATA_DIR) };
 }
 
 let cached: Config | undefined;

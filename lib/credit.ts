@@ -50,6 +50,9 @@ export interface GrantInput {
   runId?: string | null;
 }
 
+/** What the ledger functions need of a database: the client, or a transaction's client. */
+export type Sql = Pick<Database, '$queryRaw'>;
+
 /** Idempotency key of the sign-up grant of an account. */
 export const signupGrantKey = (userId: string) => `grant:signup:${userId}`;
 export const refundKey = (debitKey: string) => `refund:${debitKey}`;
@@ -110,7 +113,7 @@ interface BalanceRow {
   balanceAfter: number;
 }
 
-export async function getBalance(db: Database, userId: string): Promise<number> {
+export async function getBalance(db: Sql, userId: string): Promise<number> {
   const rows = await db.$queryRaw<{ creditBalance: number }[]>`SELECT "creditBalance" FROM "user" WHERE id = ${userId}`;
   const row = rows[0];
   if (!row) throw new AppError('NOT_FOUND', 'Account not found');
@@ -124,7 +127,7 @@ interface LedgerRow {
   refundOf: string | null;
 }
 
-async function findLedger(db: Database, idempotencyKey: string): Promise<LedgerRow | undefined> {
+async function findLedger(db: Sql, idempotencyKey: string): Promise<LedgerRow | undefined> {
   const rows = await db.$queryRaw<LedgerRow[]>`
     SELECT "userId", amount, reason::text AS reason, "refundOf" FROM credit_ledger WHERE "idempotencyKey" = ${idempotencyKey}`;
   return rows[0];
@@ -217,7 +220,7 @@ export async function refundCredit(db: Database, input: RefundInput): Promise<Cr
 }
 
 /** Adds credits (grant, top-up) or, for an adjustment, adds or removes them; once per idempotency key. */
-export async function grantCredit(db: Database, input: GrantInput, attempt = 1): Promise<CreditChange> {
+export async function grantCredit(db: Sql, input: GrantInput, attempt = 1): Promise<CreditChange> {
   checkKey('idempotencyKey', input.idempotencyKey);
   checkAmount(input.amount, input.reason === 'adjustment');
   const { userId, amount, idempotencyKey, reason } = input;

@@ -16,7 +16,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** An idempotency key was reused for a different operation (a caller bug, not a replay). */
   IDEMPOTENCY_CONFLICT: 409,
-  /** The resource's state does not allow the operation (e.g. cancelling a finished run). */
+  /** The resource's state does not allow the operation (a second live subscription, cancelling a finished run). */
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION_FAILED: 422,
@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   /** The target's response (after decompression) exceeded the engine's size cap; not retryable. */
   RESPONSE_TOO_LARGE: 502,
   BROWSER_UNAVAILABLE: 503,
+  /** The payment provider refused or could not be reached when creating a checkout. */
+  PAYMENT_PROVIDER_ERROR: 502,
+  /** Payments are switched off (PAYMENT_PROVIDER=none). */
+  PAYMENTS_UNAVAILABLE: 503,
   TIMEOUT: 504,
 } as const;
 

@@ -6,6 +6,8 @@ import type { Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createLogger } from '../lib/logger';
 import { createWorkerMetrics } from '../lib/metrics';
+import { deliveryFromConfig } from '../lib/notification-delivery';
+import { setNotificationDelivery } from '../lib/notifications';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -14,6 +16,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const db = createDatabase(databaseUrl);
   const metrics = createWorkerMetrics();
+  setNotificationDelivery(deliveryFromConfig(config), logger);
   const httpEngine = createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
   // One Chromium per browser worker, launched on first use.
   const browserPool =
@@ -32,6 +35,8 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     metrics,
     blacklist: createBlacklist(db),
     httpEngine,
+    lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+    plans: config.SUBSCRIPTION_PLANS,
     browserPool,
     close: async () => {
       await browserPool?.close();

@@ -205,3 +205,28 @@ export interface FlowScrapeInput {
   request: Record<string, unknown>;
   browserQueue: string;
 }
+
+/** Subscriptions: one Temporal Schedule per subscription, whose action runs the refill workflow. */
+export const subscriptionIds = {
+  schedule: (subscriptionId: string) => `subscription-${subscriptionId}`,
+  /** Workflow id of the schedule's action (Temporal appends the scheduled time). */
+  refillWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-refill`,
+} as const;
+
+/** Ledger idempotency key of a subscription's refill for period n (n = 0 at activation). */
+export const subscriptionPeriodKey = (subscriptionId: string, period: number) => `subscription:${subscriptionId}:period:${period}`;
+
+export interface SubscriptionRefillInput {
+  subscriptionId: string;
+}
+
+export interface RefillActivityInput {
+  subscriptionId: string;
+  /** The schedule's scheduled time for this action (ISO), never the activity's wall clock. */
+  scheduledAt: string;
+}
+
+export type RefillOutcome =
+  | { status: 'granted' | 'already-granted'; period: number; credits: number }
+  | { status: 'no-allowance'; period: number }
+  | { status: 'ended' | 'inactive' | 'before-start' };

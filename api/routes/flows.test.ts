@@ -178,6 +178,12 @@ describe('flow runs', () => {
 
     const listed = await api('GET', `/flows/${flow.id}/runs`, key(owner));
     expect(listed.body.runs[0]).toMatchObject({ id: started.body.id, status: 'succeeded' });
+
+    // The account is told, once.
+    const notifications = (await api('GET', '/api/notifications', session(owner))).body.notifications as Json[];
+    const told = notifications.filter((n) => n.data?.runId === started.body.id);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ type: 'flow.run.succeeded', read: false, data: { flowId: flow.id, flowName: 'Links and their titles', credits: 4 } });
   });
 
   it('reports partial foreach failures per item, refunds them, and skips a failed node’s dependants', async () => {
@@ -212,6 +218,10 @@ describe('flow runs', () => {
     expect(nodeOf(run, 'broken')).toMatchObject({ status: 'failed', credits: 0, error: { code: 'TARGET_ERROR' } });
     expect(nodeOf(run, 'after-broken').status).toBe('skipped');
     expect(run.credits).toEqual({ spent: 3 });
+    const notifications = (await api('GET', '/api/notifications', session(owner))).body.notifications as Json[];
+    expect(notifications.filter((n) => n.data?.runId === started.body.id)).toEqual([
+      expect.objectContaining({ type: 'flow.run.failed', data: expect.objectContaining({ error: 'failed nodes: broken' }) }),
+    ]);
   });
 
   it('fails a foreach item whose rendered request is invalid, without debiting it', async () => {

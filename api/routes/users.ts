@@ -5,6 +5,7 @@
 import { Router } from 'express';
 import { getBalance } from '../../lib/credit';
 import { AppError } from '../../lib/errors';
+import { notify } from '../../lib/notifications';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
 import { createApiKeySchema, parseAccountBody, statsQuerySchema } from '../schemas/accounts';
@@ -102,6 +103,8 @@ export function userRoutes(deps: AppDeps): Router {
       await deps.auth.api.updateApiKey({ body: { keyId: id, enabled: false, userId: auth.userId } });
       revoked = { ...key, enabled: false };
     }
+    // Also on a repeated revoke: the dedupe key makes it once, and a crash after the update cannot lose it.
+    await notify(deps.db, auth.userId, { type: 'key.revoked', apiKeyId: id, name: key.name }, { dedupeKey: `key.revoked:${id}` });
     res.json(keyRecord(revoked, await getBalance(deps.db, auth.userId)));
   });
 
