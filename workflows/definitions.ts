@@ -141,6 +141,7 @@ export interface FlowRunState {
   nodes: Record<string, FlowNodeState>;
 }
 
+/** A run with failed nodes fails its workflow (ApplicationFailure NODE_FAILED, details `{ failedNodes }`). */
 export type FlowWorkflowOutput = { status: 'succeeded' | 'failed'; failedNodes: string[] };
 
 /** What a scrape node exposes to later nodes' placeholders (the full result stays in scrape_run). */

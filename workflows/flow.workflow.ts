@@ -13,6 +13,7 @@
  * and refunds nothing already spent.
  */
 import {
+  ApplicationFailure,
   CancellationScope,
   ParentClosePolicy,
   continueAsNew,
@@ -256,11 +257,10 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
     .filter(([, n]) => n.status === 'failed')
     .map(([id]) => id);
   state.status = failedNodes.length ? 'failed' : 'succeeded';
-  await bookkeeping.recordFlowRun({
-    flowRunId: input.flowRunId,
-    status: state.status,
-    ...(failedNodes.length ? { error: { code: 'NODE_FAILED', message: `failed nodes: ${failedNodes.join(', ')}` } } : {}),
-  });
+  const error = { code: 'NODE_FAILED', message: `failed nodes: ${failedNodes.join(', ')}` };
+  await bookkeeping.recordFlowRun({ flowRunId: input.flowRunId, status: state.status, ...(failedNodes.length ? { error } : {}) });
+  // A failed run fails its workflow too, so operators find it by `ExecutionStatus = "Failed"`.
+  if (failedNodes.length) throw ApplicationFailure.nonRetryable(error.message, error.code, { failedNodes });
   return { status: state.status, failedNodes };
 }
 

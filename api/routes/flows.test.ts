@@ -207,6 +207,14 @@ describe('flow runs', () => {
     const run = await waitForFlowRun(stack.baseUrl, key(owner), flow.id as string, started.body.id as string);
     expect(run.status).toBe('failed');
     expect(run.error).toEqual({ code: 'NODE_FAILED', message: 'failed nodes: broken' });
+    // Operators see it failed in Temporal too.
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const description = await new Client({ connection }).workflow.getHandle(started.body.workflowId as string).describe();
+      expect(description.status.name).toBe('FAILED');
+    } finally {
+      await connection.close();
+    }
     const each = nodeOf(run, 'each');
     expect(each).toMatchObject({ status: 'succeeded', credits: 2, output: { total: 3, succeeded: 2, failed: 1, failures: [{ index: 1, code: 'TARGET_ERROR' }] } });
     expect((each.items.list as Json[]).map((i) => [i.index, i.status, i.http_status])).toEqual([
