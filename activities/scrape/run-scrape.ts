@@ -55,7 +55,8 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
   const attempt = ctx.info.attempt;
   await deps.db.$executeRaw`UPDATE "scrape_run" SET "status" = 'running', "attempts" = ${attempt}, "startedAt" = COALESCE("startedAt", now()) WHERE "id" = ${runId}`;
 
-  const heartbeat = setInterval(() => ctx.heartbeat({ attempt }), 2000);
+  // A local activity has no heartbeat (its cancellation comes through the workflow task).
+  const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt }), 2000);
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
