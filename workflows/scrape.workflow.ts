@@ -82,6 +82,7 @@ export type ScrapeStepsOutcome =
 /**
  * The steps of one scrape whose scrape_run row exists: debit (once, idempotent) → scrape activity
  * (retried per options.retry_count) → record the outcome; refund when every attempt failed.
+ * Bookkeeping runs as local activities; a success is recorded by the scrape activity's own write.
  * Cancelled (a flow run cancelled): the run is recorded as cancelled, nothing is refunded (the
  * work was under way), and the cancellation goes on up.
  */
@@ -119,8 +120,9 @@ async function runScrapeStepsWith(input: ScrapeWorkflowInput, options: { localFe
     }
 
     try {
-      const result = await scrapeActivities(input, local && options.localFetch)({ runId: input.runId, request: input.request });
-      await bookkeeping.finishScrapeRun({ runId: input.runId, status: 'succeeded' });
+      // Patched path: the scrape activity records the success itself (one step fewer).
+      const result = await scrapeActivities(input, local && options.localFetch)({ runId: input.runId, request: input.request, finishOnSuccess: local });
+      if (!local) await bookkeeping.finishScrapeRun({ runId: input.runId, status: 'succeeded' });
       return { status: 'succeeded', httpStatus: result.httpStatus };
     } catch (error) {
       if (isCancellation(error)) throw error;
