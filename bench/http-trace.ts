@@ -76,8 +76,19 @@ async function main(): Promise<void> {
       ids.push(answer.id);
     }
 
+    // Lines `PHASES [ms, ...]` appear only when api/scrape-run.ts is temporarily instrumented to print them.
     const phases = stack.output.api.join('').split('\n').filter((l) => l.includes('PHASES')).map((l) => JSON.parse(l.slice(l.indexOf('['))) as number[]).slice(-ids.length);
     if (phases.length) console.log('API phases p50 (precheck, balance, insert, start, result, findRun, balance):', phases[0]!.map((_, i) => median(phases.map((p) => p[i]!)).toFixed(1)).join(' '));
+    const timeGet = async (url: string, headers: Record<string, string> = {}) => {
+      const values: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const t0 = performance.now();
+        await (await fetch(url, { headers })).arrayBuffer();
+        values.push(performance.now() - t0);
+      }
+      return median(values).toFixed(1);
+    };
+    console.log(`GET /healthz p50 ${await timeGet(`${stack.baseUrl}/healthz`)} ms; GET /webhook/whoami (API-key auth) p50 ${await timeGet(`${stack.baseUrl}/webhook/whoami`, { 'x-api-key': account.apiKey })} ms`);
     // gap[i] = time from event i-1 to event i, keyed by "<prev> → <this>" and position
     const gaps = new Map<string, number[]>();
     const spans: number[] = [];
