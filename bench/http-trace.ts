@@ -6,7 +6,7 @@
  * (task round trips, activity queueing and execution) next to the API's end-to-end latency.
  *   node --import tsx bench/http-trace.ts        (TRACE_REQUESTS=N, default 40)
  */
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -34,6 +34,32 @@ function eventName(type: proto.api.enums.v1.EventType | null | undefined): strin
 
 function millis(ts: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
   return Number(ts?.seconds ?? 0) * 1000 + (ts?.nanos ?? 0) / 1e6;
+}
+
+/** CPU seconds (user + system) used so far by each descendant of this process, grouped by role. */
+function cpuByRole(): Map<string, number> {
+  const ticks = 100; // USER_HZ on Linux
+  const procs = new Map<number, { ppid: number; cpu: number; role: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      const role = cmd.includes('api/server.ts') ? 'api' : cmd.includes('workers/main.ts') ? 'worker' : cmd.includes('start-dev') ? 'temporal' : cmd.includes('postgres') ? 'postgres' : 'other';
+      procs.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / ticks, role });
+    } catch {
+      continue;
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 20; p = procs.get(p)?.ppid ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  const byRole = new Map<string, number>();
+  for (const [pid, info] of procs) if (pid !== process.pid && mine(pid)) byRole.set(info.role, (byRole.get(info.role) ?? 0) + info.cpu);
+  byRole.set('load generator (this process)', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+  return byRole;
 }
 
 async function main(): Promise<void> {
@@ -89,6 +115,26 @@ async function main(): Promise<void> {
       return median(values).toFixed(1);
     };
     console.log(`GET /healthz p50 ${await timeGet(`${stack.baseUrl}/healthz`)} ms; GET /webhook/whoami (API-key auth) p50 ${await timeGet(`${stack.baseUrl}/webhook/whoami`, { 'x-api-key': account.apiKey })} ms`);
+    // Throughput at TRACE_CONCURRENCY (default 8) and where the CPU goes, per request.
+    const concurrency = Number(process.env.TRACE_CONCURRENCY ?? '8');
+    const loadTotal = 200;
+    const cpuBefore = cpuByRole();
+    let sent = 0;
+    const loadStart = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (sent < loadTotal) {
+          sent++;
+          const res = await fetch(`${stack!.baseUrl}/webhook/unblocker`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body });
+          if (res.status !== 200) throw new Error(`API answered ${res.status}`);
+          await res.arrayBuffer();
+        }
+      }),
+    );
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    const cpuAfter = cpuByRole();
+    console.log(`${loadTotal} scrapes at concurrency ${concurrency}: ${(loadTotal / loadSeconds).toFixed(1)} req/s; CPU ms per request by process:`);
+    for (const [role, cpu] of cpuAfter) console.log(`  ${role}: ${(((cpu - (cpuBefore.get(role) ?? 0)) * 1000) / loadTotal).toFixed(1)}`);
     // gap[i] = time from event i-1 to event i, keyed by "<prev> → <this>" and position
     const gaps = new Map<string, number[]>();
     const spans: number[] = [];
