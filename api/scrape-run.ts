@@ -83,9 +83,12 @@ export interface ScrapeRunAnswer {
 
 /** Starts a parsed scrape request as a scrape_run and scrapeWorkflow, and answers as the scrape route does. */
 export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
-  await precheck(deps, request);
   const cost = scrapeCost(request);
-  const balance = await getBalance(deps.db, auth.userId);
+  // Both only read: the target check (its DNS lookup included) and the balance query run together.
+  const [checked, balanceRead] = await Promise.allSettled([precheck(deps, request), getBalance(deps.db, auth.userId)]);
+  if (checked.status === 'rejected') throw checked.reason;
+  if (balanceRead.status === 'rejected') throw balanceRead.reason;
+  const balance = balanceRead.value;
   if (balance < cost) {
     throw new AppError('INSUFFICIENT_CREDIT', `This request costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });
   }

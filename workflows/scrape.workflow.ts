@@ -1,4 +1,14 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, TimeoutFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  type ActivityOptions,
+  ApplicationFailure,
+  CancellationScope,
+  TimeoutFailure,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
 import type { Activities, BrowserActivities } from '../activities';
 import {
   NON_RETRYABLE_SCRAPE_ERRORS,
@@ -8,18 +18,33 @@ import {
   scrapeCreditKeys,
 } from './definitions';
 
-/** Bookkeeping against PostgreSQL: short, retried until the database answers. */
-const bookkeeping = proxyActivities<Activities>({
+/**
+ * Histories written before the bookkeeping (and the standalone http fetch) became local
+ * activities replay on the old path; every new execution takes the local one. Remove once no
+ * execution started before this change can still be open or replayed.
+ */
+export const LOCAL_ACTIVITIES_PATCH = 'scrape-local-activities-v1';
+
+const BOOKKEEPING_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: ['INSUFFICIENT_CREDIT'] },
-});
+};
 
-function scrapeActivities(input: ScrapeWorkflowInput) {
+/** Bookkeeping against PostgreSQL: short, retried until the database answers. (Pre-patch histories.) */
+const bookkeepingRemote = proxyActivities<Activities>(BOOKKEEPING_OPTIONS);
+
+/**
+ * The same bookkeeping as local activities: run by the worker inside the workflow task (no task
+ * round trip through the server), retried with the same policy, recorded as markers when the
+ * task completes. Each is idempotent (the debit and refund by their ledger keys, the run record
+ * writes the same thing), so running one again after a crash or replay changes nothing.
+ */
+const bookkeepingLocal = proxyLocalActivities<Activities>(BOOKKEEPING_OPTIONS);
+
+function scrapeActivityOptions(input: ScrapeWorkflowInput) {
   const { retry_count } = input.request.options;
-  const options = {
+  return {
     scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
-    // Heartbeats carry cancellation to the engine (and notice a crashed worker quickly).
-    heartbeatTimeout: '10 seconds',
     retry: {
       maximumAttempts: retry_count + 1,
       initialInterval: '250 milliseconds',
@@ -28,9 +53,18 @@ function scrapeActivities(input: ScrapeWorkflowInput) {
       nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
     },
   };
-  return input.request.mode === 'browser'
-    ? proxyActivities<BrowserActivities>({ ...options, taskQueue: input.browserQueue }).renderPage
-    : proxyActivities<Activities>(options).fetchPage;
+}
+
+function scrapeActivities(input: ScrapeWorkflowInput, localFetch: boolean) {
+  const options = {
+    ...scrapeActivityOptions(input),
+    // Heartbeats carry cancellation to the engine (and notice a crashed worker quickly).
+    heartbeatTimeout: '10 seconds',
+  };
+  if (input.request.mode === 'browser') return proxyActivities<BrowserActivities>({ ...options, taskQueue: input.browserQueue }).renderPage;
+  // A local activity has no heartbeat: a worker crash shows as the workflow task timing out,
+  // and a cancellation reaches it when the workflow task is next heartbeated (see runScrapeStepsWith).
+  return localFetch ? proxyLocalActivities<Activities>(scrapeActivityOptions(input)).fetchPage : proxyActivities<Activities>(options).fetchPage;
 }
 
 /** The failure's stable code and message, through ActivityFailure → ApplicationFailure. */
@@ -48,10 +82,24 @@ export type ScrapeStepsOutcome =
 /**
  * The steps of one scrape whose scrape_run row exists: debit (once, idempotent) → scrape activity
  * (retried per options.retry_count) → record the outcome; refund when every attempt failed.
+ * Bookkeeping runs as local activities; a success is recorded by the scrape activity's own write.
  * Cancelled (a flow run cancelled): the run is recorded as cancelled, nothing is refunded (the
  * work was under way), and the cancellation goes on up.
  */
 export async function runScrapeSteps(input: ScrapeWorkflowInput): Promise<ScrapeStepsOutcome> {
+  return runScrapeStepsWith(input, { localFetch: false });
+}
+
+/**
+ * runScrapeSteps, choosing where the http fetch runs. `localFetch` makes an http-mode fetch a
+ * local activity too, so a whole scrape is one workflow task: for standalone scrapes, which
+ * nothing cancels mid-fetch. Flow nodes keep the fetch a regular, heartbeating activity so a
+ * flow cancel stops it within a heartbeat (a local activity would only hear of it at the next
+ * workflow-task heartbeat, up to ~8 s later).
+ */
+async function runScrapeStepsWith(input: ScrapeWorkflowInput, options: { localFetch: boolean }): Promise<ScrapeStepsOutcome> {
+  const local = patched(LOCAL_ACTIVITIES_PATCH);
+  const bookkeeping = local ? bookkeepingLocal : bookkeepingRemote;
   const debitKey = scrapeCreditKeys.debit(input.runId);
   try {
     try {
@@ -72,8 +120,9 @@ export async function runScrapeSteps(input: ScrapeWorkflowInput): Promise<Scrape
     }
 
     try {
-      const result = await scrapeActivities(input)({ runId: input.runId, request: input.request });
-      await bookkeeping.finishScrapeRun({ runId: input.runId, status: 'succeeded' });
+      // Patched path: the scrape activity records the success itself (one step fewer).
+      const result = await scrapeActivities(input, local && options.localFetch)({ runId: input.runId, request: input.request, finishOnSuccess: local });
+      if (!local) await bookkeeping.finishScrapeRun({ runId: input.runId, status: 'succeeded' });
       return { status: 'succeeded', httpStatus: result.httpStatus };
     } catch (error) {
       if (isCancellation(error)) throw error;
@@ -95,6 +144,6 @@ export async function runScrapeSteps(input: ScrapeWorkflowInput): Promise<Scrape
 
 /** One scrape request (POST /webhook/unblocker, a template run): the scrape steps as a workflow. */
 export async function scrapeWorkflow(input: ScrapeWorkflowInput): Promise<ScrapeWorkflowOutput> {
-  const outcome = await runScrapeSteps(input);
+  const outcome = await runScrapeStepsWith(input, { localFetch: true });
   return outcome.status === 'succeeded' ? outcome : { status: 'failed', code: outcome.code, message: outcome.message };
 }

@@ -15,6 +15,12 @@ import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from './types';
 export interface ScrapeActivityInput {
   runId: string;
   request: ScrapeRequestPayload;
+  /**
+   * Record the run as succeeded with the result (status and finishedAt in the same write), so
+   * the workflow needs no separate finishScrapeRun step on success. A later failure, refund or
+   * cancellation still overwrites it through finishScrapeRun.
+   */
+  finishOnSuccess?: boolean;
 }
 
 export type Engine = (req: EngineRequest, opts: ScrapeCallOptions) => Promise<ScrapeResult>;
@@ -55,7 +61,8 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
   const attempt = ctx.info.attempt;
   await deps.db.$executeRaw`UPDATE "scrape_run" SET "status" = 'running', "attempts" = ${attempt}, "startedAt" = COALESCE("startedAt", now()) WHERE "id" = ${runId}`;
 
-  const heartbeat = setInterval(() => ctx.heartbeat({ attempt }), 2000);
+  // A local activity has no heartbeat (its cancellation comes through the workflow task).
+  const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt }), 2000);
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
@@ -70,7 +77,12 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
     const stored = { final_url: result.final_url, status: result.status, headers: result.headers, html: result.html, data: result.data, network: result.network };
     await deps.db.scrapeRun.update({
       where: { id: runId },
-      data: { result: JSON.parse(JSON.stringify(stored)) as object, httpStatus: result.status, elapsedMs: result.elapsed_ms },
+      data: {
+        result: JSON.parse(JSON.stringify(stored)) as object,
+        httpStatus: result.status,
+        elapsedMs: result.elapsed_ms,
+        ...(input.finishOnSuccess ? { status: 'succeeded' as const, finishedAt: new Date() } : {}),
+      },
     });
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome: 'succeeded' }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome: 'succeeded' });

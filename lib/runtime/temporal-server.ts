@@ -74,6 +74,8 @@ export interface DevServerOptions {
   /** SQLite file; omit for an in-memory server (tests that do not need durability). */
   dbFile?: string;
   namespace?: string;
+  /** Extra `--dynamic-config-value KEY=VALUE` settings. */
+  dynamicConfig?: Record<string, string | number | boolean>;
   onLog?: (line: string) => void;
 }
 
@@ -90,6 +92,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   else args.push('--headless');
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
 }
 
