@@ -178,6 +178,7 @@ describe('flow runs', () => {
 
     const listed = await api('GET', `/flows/${flow.id}/runs`, key(owner));
     expect(listed.body.runs[0]).toMatchObject({ id: started.body.id, status: 'succeeded' });
+    expect(listed.body.nextCursor).toBeNull();
 
     // The account is told, once.
     const notifications = (await api('GET', '/api/notifications', session(owner))).body.notifications as Json[];
@@ -272,6 +273,13 @@ describe('flow runs', () => {
     const next = await waitForFlowRun(stack.baseUrl, key(owner), flow.id as string, (await startRun(owner, flow.id as string)).body.id as string);
     expect(next.flowVersion).toBe(2);
     expect(nodeOf(next, 'page').output.data[0].results[0].text).toBe('Page v2');
+
+    // Runs page newest first, by cursor.
+    const first = await api('GET', `/flows/${flow.id}/runs?limit=1`, key(owner));
+    expect(first.body.runs.map((r: Json) => r.id)).toEqual([next.id]);
+    const second = await api('GET', `/flows/${flow.id}/runs?limit=1&cursor=${first.body.nextCursor}`, key(owner));
+    expect(second.body).toMatchObject({ runs: [{ id: started.body.id, flowVersion: 1 }], nextCursor: null });
+    expect((await api('GET', `/flows/${flow.id}/runs?cursor=nonsense`, key(owner))).status).toBe(400);
   });
 
   it('?wait=true answers the finished run, or 504 with the run id past SYNC_TIMEOUT_MS', async () => {

@@ -14,6 +14,7 @@ import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutpu
 import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
 import { authenticate } from '../middleware/auth';
+import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { type FlowBody, minimumRunCost, parseFlow } from '../schemas/flows';
 
 type FlowRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flow']['findUnique']>>>;
@@ -255,8 +256,10 @@ export function flowRoutes(deps: AppDeps): Router {
   router.get('/flows/:id/runs', requireCaller, async (req: Request, res: Response) => {
     const flow = await ownFlow(req);
     const limit = Math.min(Math.max(Number.parseInt(typeof req.query.limit === 'string' ? req.query.limit : '50', 10) || 50, 1), 200);
-    const runs = await db.flowRun.findMany({ where: { flowId: flow.id }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit });
-    res.json({ runs: runs.map(runSummary) });
+    const cursor = decodeCursor(typeof req.query.cursor === 'string' ? req.query.cursor : undefined);
+    const rows = await db.flowRun.findMany({ where: { flowId: flow.id, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: limit + 1 });
+    const { items, nextCursor } = page(rows, limit);
+    res.json({ runs: items.map(runSummary), nextCursor });
   });
 
   router.get('/flows/:id/runs/:runId', requireCaller, async (req: Request, res: Response) => {
