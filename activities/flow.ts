@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { parseScrapeRequest, scrapeCost } from '../api/schemas/scrape';
-import type { Database } from '../lib/db';
+import { type Database, toJsonColumn } from '../lib/db';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { notify } from '../lib/notifications';
@@ -52,7 +52,6 @@ export interface DescribedFlowScrape {
 /** Webhook answers that a retry may fix; any other 4xx is final (the receiver refused the payload). */
 const RETRYABLE_WEBHOOK_STATUS = (status: number) => status >= 500 || status === 429 || status === 408;
 
-const json = (value: unknown) => JSON.parse(JSON.stringify(value ?? null)) as object;
 
 function nonRetryable(code: string, message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: code, message, nonRetryable: true });
@@ -98,7 +97,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
           workflowId,
           mode: request.mode,
           url: request.url,
-          request: json(request),
+          request: toJsonColumn(request),
           cost,
           flowRunId: input.flowRunId,
           flowNodeId: input.nodeId,
@@ -138,9 +137,9 @@ export function createFlowActivities(deps: FlowActivityDeps) {
         status: input.status,
         ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
         ...(input.credits !== undefined ? { credits: input.credits } : {}),
-        ...(input.output !== undefined ? { output: json(input.output) } : {}),
-        ...(input.error !== undefined ? { error: json(input.error) } : {}),
-        ...(input.items !== undefined ? { items: json(input.items) } : {}),
+        ...(input.output !== undefined ? { output: toJsonColumn(input.output) } : {}),
+        ...(input.error !== undefined ? { error: toJsonColumn(input.error) } : {}),
+        ...(input.items !== undefined ? { items: toJsonColumn(input.items) } : {}),
         ...(input.status === 'running' ? { startedAt: new Date() } : {}),
         ...(finished ? { finishedAt: new Date() } : {}),
       };
@@ -157,7 +156,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
         where: { id: input.flowRunId, status: { in: ['queued', 'running'] } },
         data: {
           status: input.status,
-          ...(input.error ? { error: json(input.error) } : {}),
+          ...(input.error ? { error: toJsonColumn(input.error) } : {}),
           ...(input.status === 'running' ? { startedAt: new Date() } : {}),
           ...(finished ? { finishedAt: new Date() } : {}),
         },
@@ -245,5 +244,5 @@ export async function flowRunPayload(db: Database, flowRunId: string) {
     }
     nodes[node.nodeId] = entry;
   }
-  return json({ flow: { id: run.flow.id, name: run.flow.name, version: run.flowVersion }, run: { id: run.id, status: run.status }, nodes }) as Record<string, unknown>;
+  return toJsonColumn({ flow: { id: run.flow.id, name: run.flow.name, version: run.flowVersion }, run: { id: run.id, status: run.status }, nodes }) as Record<string, unknown>;
 }

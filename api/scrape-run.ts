@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkTarget, resolvePublicHost } from '../activities/scrape/guard';
 import { getBalance } from '../lib/credit';
+import { toJsonColumn } from '../lib/db';
 import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../lib/errors';
 import { type ScrapeWorkflowInput, type ScrapeWorkflowOutput, workflowIds } from '../workflows/definitions';
 import type { AppDeps } from './app';
@@ -96,7 +97,7 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const runId = randomUUID();
   const workflowId = (options.workflowId ?? workflowIds.scrape)(runId);
   await deps.db.scrapeRun.create({
-    data: { id: runId, userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId, mode: request.mode, url: request.url, request: JSON.parse(JSON.stringify(request)) as object, cost },
+    data: { id: runId, userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId, mode: request.mode, url: request.url, request: toJsonColumn(request), cost },
   });
   const input: ScrapeWorkflowInput = { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request, browserQueue: deps.queues.browser };
   const client = await deps.temporal.get();

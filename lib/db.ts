@@ -10,3 +10,11 @@ export function createDatabase(databaseUrl: string, options: { poolSize?: number
 }
 
 export { Prisma } from '../generated/prisma/client';
+
+/**
+ * A value as a JSON column stores it (undefined properties dropped, dates as strings), typed for
+ * Prisma's JSON inputs. Pass a defined value: optional columns are left out by the caller.
+ */
+export function toJsonColumn(value: unknown): object {
+  return JSON.parse(JSON.stringify(value)) as object;
+}

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Database } from '../../lib/db';
+import { type Database, toJsonColumn } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { WorkerMetrics } from '../../lib/metrics';
@@ -78,7 +78,7 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
     await deps.db.scrapeRun.update({
       where: { id: runId },
       data: {
-        result: JSON.parse(JSON.stringify(stored)) as object,
+        result: toJsonColumn(stored),
         httpStatus: result.status,
         elapsedMs: result.elapsed_ms,
         ...(input.finishOnSuccess ? { status: 'succeeded' as const, finishedAt: new Date() } : {}),

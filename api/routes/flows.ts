@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { type Request, type Response, Router } from 'express';
 import { getBalance } from '../../lib/credit';
+import { toJsonColumn } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutput, workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
@@ -25,7 +26,6 @@ const MAX_LISTED_ITEMS = 1000;
 /** How long a cancel waits for the run to record its cancellation before answering. */
 const CANCEL_WAIT_MS = 10_000;
 
-const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as object;
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
 function flowBody(flow: FlowRow) {
@@ -151,7 +151,7 @@ export function flowRoutes(deps: AppDeps): Router {
 
   router.post('/flows', requireCaller, async (req: Request, res: Response) => {
     const flow = parseFlow(req.body);
-    const created = await db.flow.create({ data: { userId: req.auth!.userId, name: flow.name, description: flow.description, definition: json(flow.nodes) } });
+    const created = await db.flow.create({ data: { userId: req.auth!.userId, name: flow.name, description: flow.description, definition: toJsonColumn(flow.nodes) } });
     res.status(201).json(flowBody(created));
   });
 
@@ -171,7 +171,7 @@ export function flowRoutes(deps: AppDeps): Router {
     const next = parseFlow(req.body, { partial, current: partial ? current : { ...current, description: null } });
     const updated = await db.flow.update({
       where: { id: flow.id },
-      data: { name: next.name, description: next.description, definition: json(next.nodes), version: { increment: 1 } },
+      data: { name: next.name, description: next.description, definition: toJsonColumn(next.nodes), version: { increment: 1 } },
     });
     res.json(flowBody(updated));
   };
@@ -206,7 +206,7 @@ export function flowRoutes(deps: AppDeps): Router {
     // The run and one row per node, together: a run is never half-recorded.
     const run = await db.$transaction(async (tx) => {
       const created = await tx.flowRun.create({
-        data: { id: runId, flowId: flow.id, flowVersion: flow.version, definition: json(nodes), userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId },
+        data: { id: runId, flowId: flow.id, flowVersion: flow.version, definition: toJsonColumn(nodes), userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId },
       });
       await tx.flowRunNode.createMany({ data: nodes.map((n) => ({ runId, nodeId: n.id, type: n.type, status: 'pending' })) });
       return created;

@@ -7,6 +7,7 @@
  * SYNC_TIMEOUT_MS. Another account's template → 403; unknown → 404.
  */
 import { type Request, type Response, Router } from 'express';
+import { toJsonColumn } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import { workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
@@ -21,7 +22,6 @@ function templateBody(t: TemplateRow) {
   return { id: t.id, name: t.name, description: t.description, request: t.request, params: t.params, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
-const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as object;
 
 export function userTemplateRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -39,7 +39,7 @@ export function userTemplateRoutes(deps: AppDeps): Router {
     const body = parseOrUnprocessable(createTemplateSchema, req.body);
     assertValidTemplate(body.request, body.params);
     const created = await deps.db.userTemplate.create({
-      data: { userId: req.auth!.userId, name: body.name, description: body.description ?? null, request: json(body.request), params: json(body.params) },
+      data: { userId: req.auth!.userId, name: body.name, description: body.description ?? null, request: toJsonColumn(body.request), params: toJsonColumn(body.params) },
     });
     res.status(201).json(templateBody(created));
   });
@@ -65,8 +65,8 @@ export function userTemplateRoutes(deps: AppDeps): Router {
       data: {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.description !== undefined ? { description: patch.description } : {}),
-        ...(patch.request !== undefined ? { request: json(patch.request) } : {}),
-        ...(patch.params !== undefined ? { params: json(patch.params) } : {}),
+        ...(patch.request !== undefined ? { request: toJsonColumn(patch.request) } : {}),
+        ...(patch.params !== undefined ? { params: toJsonColumn(patch.params) } : {}),
       },
     });
     res.json(templateBody(updated));
