@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { parseScrapeRequest, scrapeCost } from '../api/schemas/scrape';
+import { flowRunCreditsByNode, scrapeRunCredits } from '../lib/credit';
 import { type Database, toJsonColumn } from '../lib/db';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
@@ -53,20 +54,14 @@ export interface DescribedFlowScrape {
 const RETRYABLE_WEBHOOK_STATUS = (status: number) => status >= 500 || status === 429 || status === 408;
 
 
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+
 function nonRetryable(code: string, message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: code, message, nonRetryable: true });
 }
 
 export function createFlowActivities(deps: FlowActivityDeps) {
   const { db } = deps;
-
-  /** Credits kept by scrape runs: debits less refunds, from the ledger (the source of truth). */
-  async function creditsOf(scrapeRunIds: string[]): Promise<number> {
-    if (scrapeRunIds.length === 0) return 0;
-    const rows = await db.$queryRaw<Array<{ spent: bigint | null }>>`
-      SELECT -SUM("amount") AS spent FROM "credit_ledger" WHERE "runId" = ANY(${scrapeRunIds}::text[]) AND "reason" IN ('debit', 'refund')`;
-    return Number(rows[0]?.spent ?? 0);
-  }
 
   return {
     /**
@@ -112,7 +107,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
     async describeFlowScrape(input: { scrapeRunId: string }): Promise<DescribedFlowScrape> {
       const run = await db.scrapeRun.findUnique({ where: { id: input.scrapeRunId } });
       if (!run) return { attempts: 0, credits: 0 };
-      const credits = await creditsOf([run.id]);
+      const credits = await scrapeRunCredits(db, run.id);
       if (run.status !== 'succeeded') return { attempts: run.attempts, credits };
       const stored = (run.result ?? {}) as { final_url?: string; status?: number; data?: unknown[]; html?: string };
       const output: FlowScrapeOutput = { url: run.url, final_url: stored.final_url ?? run.url, status: run.httpStatus };
@@ -126,8 +121,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
 
     /** Credits kept by every scrape of one node (a foreach's items). */
     async flowNodeCredits(input: { flowRunId: string; nodeId: string }): Promise<number> {
-      const runs = await db.scrapeRun.findMany({ where: { flowRunId: input.flowRunId, flowNodeId: input.nodeId }, select: { id: true } });
-      return creditsOf(runs.map((r) => r.id));
+      return (await flowRunCreditsByNode(db, input.flowRunId)).get(input.nodeId) ?? 0;
     },
 
     /** Writes a node's state (when it starts and when it ends). A finished node is never reopened. */
@@ -167,7 +161,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
         const base = { flowId: run.flowId, runId: run.id, flowName: run.flow.name };
         const event =
           input.status === 'succeeded'
-            ? { type: 'flow.run.succeeded' as const, ...base, credits: await creditsOf((await db.scrapeRun.findMany({ where: { flowRunId: run.id }, select: { id: true } })).map((r) => r.id)) }
+            ? { type: 'flow.run.succeeded' as const, ...base, credits: sum((await flowRunCreditsByNode(db, run.id)).values()) }
             : { type: 'flow.run.failed' as const, ...base, error: input.error?.message };
         await notify(db, run.userId, event, { dedupeKey: `flow.run:${run.id}` });
       }

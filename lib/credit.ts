@@ -252,3 +252,23 @@ export async function grantCredit(db: Sql, input: GrantInput, attempt = 1): Prom
   if (attempt >= TRANSIENT_ATTEMPTS) throw new AppError('INTERNAL', 'The credit change could not be applied; try again');
   return grantCredit(db, input, attempt + 1);
 }
+
+/**
+ * Credits a scrape run kept: its debit less its refund, from the ledger (the source of truth).
+ * Flow runs show credits this way (per node, per run) rather than from scrape_run.cost.
+ */
+export async function scrapeRunCredits(db: Sql, scrapeRunId: string): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ spent: bigint | null }>>`
+    SELECT -SUM("amount") AS spent FROM "credit_ledger" WHERE "runId" = ${scrapeRunId} AND "reason" IN ('debit', 'refund')`;
+  return Number(rows[0]?.spent ?? 0);
+}
+
+/** Credits each node of a flow run kept (its scrapes' debits less refunds); nodes without any are absent. */
+export async function flowRunCreditsByNode(db: Sql, flowRunId: string): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<Array<{ nodeId: string; spent: bigint }>>`
+    SELECT s."flowNodeId" AS "nodeId", -SUM(l."amount") AS spent
+    FROM "credit_ledger" l JOIN "scrape_run" s ON s."id" = l."runId"
+    WHERE s."flowRunId" = ${flowRunId} AND l."reason" IN ('debit', 'refund')
+    GROUP BY s."flowNodeId"`;
+  return new Map(rows.map((r) => [r.nodeId, Number(r.spent)]));
+}

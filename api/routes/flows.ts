@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { type Request, type Response, Router } from 'express';
-import { getBalance } from '../../lib/credit';
+import { flowRunCreditsByNode, getBalance } from '../../lib/credit';
 import { toJsonColumn } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutput, workflowIds } from '../../workflows/definitions';
@@ -81,20 +81,15 @@ export function flowRoutes(deps: AppDeps): Router {
 
   /** A run with each node's state, credits from the ledger, and each foreach item. */
   async function runBody(run: FlowRunRow) {
-    const [nodes, scrapes, credits] = await Promise.all([
+    const [nodes, scrapes, spentByNode] = await Promise.all([
       db.flowRunNode.findMany({ where: { runId: run.id } }),
       db.scrapeRun.findMany({
         where: { flowRunId: run.id },
         orderBy: [{ flowItemIndex: 'asc' }],
-        select: { id: true, flowNodeId: true, flowItemIndex: true, url: true, status: true, httpStatus: true, attempts: true, cost: true, result: true, error: true },
+        select: { id: true, flowNodeId: true, flowItemIndex: true, url: true, status: true, httpStatus: true, attempts: true, result: true, error: true },
       }),
-      db.$queryRaw<Array<{ nodeId: string; spent: bigint }>>`
-        SELECT s."flowNodeId" AS "nodeId", -SUM(l."amount") AS spent
-        FROM "credit_ledger" l JOIN "scrape_run" s ON s."id" = l."runId"
-        WHERE s."flowRunId" = ${run.id} AND l."reason" IN ('debit', 'refund')
-        GROUP BY s."flowNodeId"`,
+      flowRunCreditsByNode(db, run.id),
     ]);
-    const spentByNode = new Map(credits.map((c) => [c.nodeId, Number(c.spent)]));
     const stateById = new Map(nodes.map((n) => [n.nodeId, n]));
     const definition = run.definition as unknown as FlowNodeDefinition[];
     return {
