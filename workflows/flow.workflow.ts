@@ -97,18 +97,16 @@ async function runFlowScrape(input: FlowScrapeInput): Promise<ScrapeOutcome> {
   return { ok: false, error, attempts: described.attempts, credits: described.credits };
 }
 
+type Rendered<T> = { ok: true; value: T } | { ok: false; error: FlowNodeError };
+
 /** Renders a node's config against earlier outputs; a missing value fails the node, not the run. */
-function render<T>(value: T, outputs: Record<string, unknown>, scope: ResolveScope = {}): T | FlowNodeError {
+function render<T>(value: T, outputs: Record<string, unknown>, scope: ResolveScope = {}): Rendered<T> {
   try {
-    return resolvePlaceholders(value, outputs, scope);
+    return { ok: true, value: resolvePlaceholders(value, outputs, scope) };
   } catch (error) {
-    if (error instanceof PlaceholderError) return { code: 'PLACEHOLDER', message: error.message };
+    if (error instanceof PlaceholderError) return { ok: false, error: { code: 'PLACEHOLDER', message: error.message } };
     throw error;
   }
-}
-
-function isNodeError(value: unknown): value is FlowNodeError {
-  return typeof value === 'object' && value !== null && 'code' in value && 'message' in value && Object.keys(value).length === 2;
 }
 
 export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkflowOutput> {
@@ -132,7 +130,7 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
       switch (node.type) {
         case 'scrape': {
           const request = render(node.config, outputs);
-          if (isNodeError(request)) return failNode(node.id, request);
+          if (!request.ok) return failNode(node.id, request.error);
           const outcome = await runFlowScrape({
             scrapeRunId: uuid4(),
             flowRunId: input.flowRunId,
@@ -140,7 +138,7 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
             nodeId: node.id,
             userId: input.userId,
             apiKeyId: input.apiKeyId,
-            request,
+            request: request.value,
             browserQueue: input.browserQueue,
           });
           if (!outcome.ok) return failNode(node.id, outcome.error, { attempts: outcome.attempts, credits: outcome.credits });
@@ -150,12 +148,13 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
         }
         case 'foreach': {
           const config = node.config as { from: string; request: Record<string, unknown>; concurrency?: number };
-          const list = render(config.from, outputs);
-          if (isNodeError(list)) return failNode(node.id, list);
+          const rendered = render<unknown>(config.from, outputs);
+          if (!rendered.ok) return failNode(node.id, rendered.error);
+          const list = rendered.value;
           if (!Array.isArray(list)) return failNode(node.id, { code: 'NOT_A_LIST', message: `${config.from} is not a list` });
           // `{{ nodes... }}` now; `{{ item... }}` per item, in the child.
           const request = render(config.request, outputs, { keepItem: true });
-          if (isNodeError(request)) return failNode(node.id, request);
+          if (!request.ok) return failNode(node.id, request.error);
           const summary = await executeChild(foreachWorkflow, {
             workflowId: workflowIds.flowForeach(flowRunWorkflowId, node.id),
             // The run's cancellation reaches the child; the child never outlives the run.
@@ -168,7 +167,7 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
                 userId: input.userId,
                 apiKeyId: input.apiKeyId,
                 items: list,
-                request,
+                request: request.value,
                 concurrency: config.concurrency ?? DEFAULT_FOREACH_CONCURRENCY,
                 browserQueue: input.browserQueue,
                 nextIndex: 0,
@@ -193,10 +192,10 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
           return true;
         }
         case 'webhook': {
-          const url = render((node.config as { url: string }).url, outputs);
-          if (isNodeError(url)) return failNode(node.id, url);
+          const url = render<unknown>((node.config as { url: string }).url, outputs);
+          if (!url.ok) return failNode(node.id, url.error);
           try {
-            const answer = await webhook.postFlowWebhook({ flowRunId: input.flowRunId, nodeId: node.id, url: String(url) });
+            const answer = await webhook.postFlowWebhook({ flowRunId: input.flowRunId, nodeId: node.id, url: String(url.value) });
             outputs[node.id] = { status: answer.status };
             await finishNode(node.id, { status: 'succeeded', output: { status: answer.status }, attempts: answer.attempts });
             return true;
@@ -278,8 +277,8 @@ export async function foreachWorkflow(input: ForeachWorkflowInput): Promise<Fore
 
   async function runItem(index: number): Promise<void> {
     const request = render(input.request, {}, { item: input.items[index] });
-    const outcome: ScrapeOutcome = isNodeError(request)
-      ? { ok: false, error: request, attempts: 0, credits: 0 }
+    const outcome: ScrapeOutcome = !request.ok
+      ? { ok: false, error: request.error, attempts: 0, credits: 0 }
       : await runFlowScrape({
           scrapeRunId: uuid4(),
           flowRunId: input.flowRunId,
@@ -288,7 +287,7 @@ export async function foreachWorkflow(input: ForeachWorkflowInput): Promise<Fore
           itemIndex: index,
           userId: input.userId,
           apiKeyId: input.apiKeyId,
-          request,
+          request: request.value,
           browserQueue: input.browserQueue,
         });
     if (outcome.ok) {
