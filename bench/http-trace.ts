@@ -6,19 +6,13 @@
  * (task round trips, activity queueing and execution) next to the API's end-to-end latency.
  *   node --import tsx bench/http-trace.ts        (TRACE_REQUESTS=N, default 40)
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { parseConfig } from '../lib/config';
-import { freePort } from '../lib/runtime/free-port';
-import { startEmbeddedPostgres } from '../lib/runtime/postgres';
-import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
-import { startFixtureServer } from '../test/fixtures/server';
 import { createAccount, setBalance } from '../test/helpers/accounts';
-import { TEST_ENV } from '../test/helpers/env';
 import { startStack } from '../test/helpers/stack';
+import { runBench, startBenchServices } from './services';
 
 const total = Number(process.env.TRACE_REQUESTS ?? '40');
 
@@ -63,22 +57,12 @@ function cpuByRole(): Map<string, number> {
 }
 
 async function main(): Promise<void> {
-  const config = parseConfig(process.env);
-  const cliPath = resolveTemporalCli(config.dataDir, console.log, config.TEMPORAL_CLI_PATH);
-  if (!cliPath) throw new Error('no Temporal CLI');
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'scrape-trace-'));
-  chmodSync(scratch, 0o755);
-  const postgres = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), database: 'postgres' });
-  const temporal = await startTemporalDevServer({ cliPath, port: await freePort(), dynamicConfig: JSON.parse(process.env.TRACE_DYNAMIC_CONFIG ?? '{}') as Record<string, number> }).catch(async (error: unknown) => {
-    await postgres.stop();
-    throw error;
-  });
-  process.env[TEST_ENV.adminDatabaseUrl] = postgres.url('postgres');
-  process.env[TEST_ENV.temporalAddress] = temporal.address;
-  const fixtures = await startFixtureServer();
+  const services = await startBenchServices({ name: 'trace', dynamicConfig: JSON.parse(process.env.TRACE_DYNAMIC_CONFIG ?? '{}') as Record<string, number> });
+  const { fixtures } = services;
   let stack: Awaited<ReturnType<typeof startStack>> | undefined;
-  const connection = await Connection.connect({ address: temporal.address });
+  let connection: Connection | undefined;
   try {
+    connection = await Connection.connect({ address: services.temporalAddress });
     stack = await startStack({ env: { BROWSER_CONCURRENCY: '2', WORKER_QUEUES: 'http' } });
     const account = await createAccount(stack.baseUrl);
     await setBalance(stack.databaseUrl, account.userId, 1_000_000);
@@ -153,18 +137,10 @@ async function main(): Promise<void> {
     console.log('median gap between history events (ms), runs with that event sequence:');
     for (const [key, values] of gaps) console.log(`  ${median(values).toFixed(1).padStart(7)}  ${key}  (n=${values.length})`);
   } finally {
-    await connection.close();
+    await connection?.close();
     await stack?.stop();
-    await fixtures.close();
-    await temporal.stop();
-    await postgres.stop();
+    await services.stop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

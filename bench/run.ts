@@ -7,7 +7,7 @@
  * worker processes. Everything on 127.0.0.1; every loop is bounded.
  *   npm run bench                       (BENCH_REQUESTS=N scales the request counts)
  */
-import { mkdtempSync, chmodSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as cheerio from 'cheerio';
@@ -15,13 +15,9 @@ import { chromium } from 'playwright-core';
 import { Agent, request } from 'undici';
 import { CHROMIUM_ARGS } from '../activities/scrape/browser';
 import { parseConfig } from '../lib/config';
-import { freePort } from '../lib/runtime/free-port';
-import { startEmbeddedPostgres } from '../lib/runtime/postgres';
-import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
-import { startFixtureServer } from '../test/fixtures/server';
 import { createAccount, setBalance } from '../test/helpers/accounts';
-import { TEST_ENV } from '../test/helpers/env';
 import { startStack } from '../test/helpers/stack';
+import { runBench, startBenchServices } from './services';
 
 const scale = Number(process.env.BENCH_REQUESTS ?? '1');
 
@@ -89,19 +85,8 @@ function treeRss(pid: number): number {
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
-  const cliPath = resolveTemporalCli(config.dataDir, console.log, config.TEMPORAL_CLI_PATH);
-  if (!cliPath) throw new Error('no Temporal CLI');
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'scrape-bench-'));
-  chmodSync(scratch, 0o755);
-  const postgres = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), database: 'postgres' });
-  // Both servers run detached: stop them whatever happens below, or they outlive the bench.
-  const temporal = await startTemporalDevServer({ cliPath, port: await freePort() }).catch(async (error: unknown) => {
-    await postgres.stop();
-    throw error;
-  });
-  process.env[TEST_ENV.adminDatabaseUrl] = postgres.url('postgres');
-  process.env[TEST_ENV.temporalAddress] = temporal.address;
-  const fixtures = await startFixtureServer();
+  const services = await startBenchServices({ name: 'bench' });
+  const { fixtures } = services;
   let started: Awaited<ReturnType<typeof startStack>> | undefined;
   const rows: Row[] = [];
   try {
@@ -202,16 +187,8 @@ async function main(): Promise<void> {
     writeFileSync(path.join(__dirname, 'results', 'latest.md'), `${report}\n`);
   } finally {
     await started?.stop();
-    await fixtures.close();
-    await temporal.stop();
-    await postgres.stop();
+    await services.stop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

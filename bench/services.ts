@@ -1,0 +1,64 @@
+/**
+ * What every bench script boots before test/helpers/stack starts the API and worker processes
+ * against it: embedded PostgreSQL and an in-memory Temporal dev server on free ports (handed to
+ * the stack through the test environment names), and the local fixture site. Both servers run
+ * detached: `stop()` must run whatever happens, or they outlive the bench.
+ */
+import { chmodSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../lib/config';
+import { freePort } from '../lib/runtime/free-port';
+import { startEmbeddedPostgres } from '../lib/runtime/postgres';
+import { type RunningTemporal, resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
+import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
+import { TEST_ENV } from '../test/helpers/env';
+
+export interface BenchServices {
+  temporalAddress: string;
+  fixtures: FixtureServer;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServices(options: { name: string; dynamicConfig?: Record<string, number> }): Promise<BenchServices> {
+  const config = parseConfig(process.env);
+  const cliPath = resolveTemporalCli(config.dataDir, console.log, config.TEMPORAL_CLI_PATH);
+  if (!cliPath) throw new Error('no Temporal CLI');
+  const scratch = mkdtempSync(path.join(os.tmpdir(), `scrape-${options.name}-`));
+  // PostgreSQL runs as the `postgres` user when we are root: it must be able to traverse this.
+  chmodSync(scratch, 0o755);
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), database: 'postgres' });
+  let temporal: RunningTemporal | undefined;
+  let fixtures: FixtureServer;
+  try {
+    temporal = await startTemporalDevServer({ cliPath, port: await freePort(), dynamicConfig: options.dynamicConfig });
+    fixtures = await startFixtureServer();
+  } catch (error) {
+    await temporal?.stop();
+    await postgres.stop();
+    throw error;
+  }
+  process.env[TEST_ENV.adminDatabaseUrl] = postgres.url('postgres');
+  process.env[TEST_ENV.temporalAddress] = temporal.address;
+  const running = temporal;
+  return {
+    temporalAddress: running.address,
+    fixtures,
+    stop: async () => {
+      await fixtures.close();
+      await running.stop();
+      await postgres.stop();
+    },
+  };
+}
+
+/** Runs a bench's main and exits with its outcome (a leftover handle must not keep it alive). */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
