@@ -13,8 +13,9 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { AppError } from '../../lib/errors';
+import { listenOnLoopback } from '../../lib/runtime/free-port';
 import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetError } from './guard';
 import type { AddressPolicy } from './guard';
 
@@ -144,11 +145,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     s.on('close', () => sockets.delete(s));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     stats: () => ({ requests, blocked }),

@@ -13,6 +13,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Starts `server` listening on a free loopback port and answers the port (rejects if it cannot listen). */
+export function listenOnLoopback(server: net.Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+}
+
 /** Resolves once something accepts TCP connections on host:port, or rejects after `timeoutMs`. */
 export async function waitForPort(host: string, port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@
  * (scrape a link list → foreach over the links → delay → webhook) and a run poller.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../lib/runtime/free-port';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -52,8 +52,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
