@@ -14,7 +14,8 @@ import { type RunningTemporal, startTemporalDevServer } from '../lib/runtime/tem
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { type TestAccount, createAccount, setBalance, sql } from '../test/helpers/accounts';
 import { testEnv } from '../test/helpers/env';
-import { type Json, type WebhookReceiver, call, fourNodeFlow, nodeOf, startWebhookReceiver, waitForFlowRun } from '../test/helpers/flows';
+import { type WebhookReceiver, fourNodeFlow, nodeOf, startWebhookReceiver, waitForFlowRun } from '../test/helpers/flows';
+import { type Json, call } from '../test/helpers/http';
 import { type Stack, startStack } from '../test/helpers/stack';
 
 jest.setTimeout(240_000);

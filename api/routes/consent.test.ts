@@ -4,6 +4,7 @@
  * records cannot be updated; the export holds the account's own data and no secret.
  */
 import { type TestAccount, createAccount, sql } from '../../test/helpers/accounts';
+import { request } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 let stack: Stack;
@@ -21,15 +22,8 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-async function api(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), 'user-agent': 'consent-test/1', ...headers },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: (text ? JSON.parse(text) : undefined) as Json };
-}
+const api = (method: string, path: string, headers: Record<string, string>, body?: unknown) => request(stack.baseUrl, method, path, { 'user-agent': 'consent-test/1', ...headers }, body);
+
 
 const session = (a: TestAccount) => ({ cookie: a.cookie });
 

@@ -8,7 +8,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
-import { type Json, type WebhookReceiver, call, fourNodeFlow, nodeOf, startWebhookReceiver, waitForFlowRun } from '../../test/helpers/flows';
+import { type WebhookReceiver, fourNodeFlow, nodeOf, startWebhookReceiver, waitForFlowRun } from '../../test/helpers/flows';
+import { type Json, call } from '../../test/helpers/http';
 import { testEnv } from '../../test/helpers/env';
 import { type Stack, startStack } from '../../test/helpers/stack';
 

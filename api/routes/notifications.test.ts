@@ -5,6 +5,7 @@
  */
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
+import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 let stack: Stack;
@@ -25,15 +26,8 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-async function api(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-}
+const api = (method: string, path: string, headers: Record<string, string>, body?: unknown) => call(stack.baseUrl, method, path, headers, body);
+
 
 const session = (a: TestAccount) => ({ cookie: a.cookie });
 const notificationsOf = (userId: string, type: string) =>

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/payments/provider';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, sql } from '../../test/helpers/accounts';
+import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 const LOCAL_SECRET = 'local-test-secret-0123456789';
@@ -30,15 +31,6 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-}
 const api = (method: string, path: string, headers: Record<string, string>, body?: unknown) => call(stack.baseUrl, method, path, headers, body);
 const session = (a: TestAccount) => ({ cookie: a.cookie });
 

@@ -6,6 +6,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { type TestAccount, createAccount, sql } from '../../test/helpers/accounts';
+import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 const PERIOD_S = 4;
@@ -32,15 +33,8 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-async function api(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body !== undefined ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-}
+const api = (method: string, path: string, headers: Record<string, string>, body?: unknown) => call(stack.baseUrl, method, path, headers, body);
+
 const session = (a: TestAccount) => ({ cookie: a.cookie });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,6 +6,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql, waitForRun } from '../../test/helpers/accounts';
+import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 let stack: Stack;
@@ -30,15 +31,6 @@ beforeEach(async () => {
 
 type Json = Record<string, unknown>;
 
-async function call(base: string, method: string, path: string, auth: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...auth },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json & { message?: string | string[] } };
-}
 
 const key = (a: TestAccount) => ({ 'x-api-key': a.apiKey });
 const session = (a: TestAccount) => ({ cookie: a.cookie });

@@ -1,26 +1,10 @@
 /**
- * Flow test helpers: a JSON HTTP caller, a local webhook receiver, the 4-node flow of issue 5
+ * Flow test helpers: a local webhook receiver, the 4-node flow of issue 5
  * (scrape a link list → foreach over the links → delay → webhook) and a run poller.
  */
 import http from 'node:http';
 import { listenOnLoopback } from '../../lib/runtime/free-port';
-
-export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-export interface Answer {
-  status: number;
-  body: Json;
-}
-
-export async function call(baseUrl: string, method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...auth },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-}
+import { type Answer, type Json, call } from './http';
 
 export interface WebhookReceiver {
   url: string;
