@@ -15,6 +15,7 @@ import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutpu
 import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
 import { authenticate } from '../middleware/auth';
+import { ownedBy } from '../ownership';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { type FlowBody, minimumRunCost, parseFlow } from '../schemas/flows';
 
@@ -67,9 +68,7 @@ export function flowRoutes(deps: AppDeps): Router {
   /** The caller's flow, or 404 (unknown or deleted) / 403 (another account's). */
   async function ownFlow(req: Request): Promise<FlowRow> {
     const flow = await db.flow.findUnique({ where: { id: String(req.params.id) } });
-    if (!flow || flow.deletedAt) throw new AppError('NOT_FOUND', 'No flow with that id');
-    if (flow.userId !== req.auth!.userId) throw new AppError('FORBIDDEN', 'That flow belongs to another account');
-    return flow;
+    return ownedBy(flow?.deletedAt ? null : flow, req.auth!.userId, 'flow');
   }
 
   async function ownRun(req: Request): Promise<{ flow: FlowRow; run: FlowRunRow }> {

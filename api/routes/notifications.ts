@@ -3,10 +3,10 @@
  * the unread count; mark one or all read. Another account's notification → 403; unknown → 404.
  */
 import { Router } from 'express';
-import { AppError } from '../../lib/errors';
 import { toRecord } from '../../lib/notifications';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
+import { ownedBy } from '../ownership';
 import { listNotificationsQuery } from '../schemas/account-functions';
 import { parseBody } from '../validate';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
@@ -41,9 +41,7 @@ export function notificationRoutes(deps: AppDeps): Router {
   router.post('/api/notifications/:id/read', session, async (req, res) => {
     const userId = req.auth!.userId;
     const id = String(req.params.id);
-    const found = await deps.db.notification.findUnique({ where: { id } });
-    if (!found) throw new AppError('NOT_FOUND', 'No notification with that id');
-    if (found.userId !== userId) throw new AppError('FORBIDDEN', 'That notification belongs to another account');
+    const found = ownedBy(await deps.db.notification.findUnique({ where: { id } }), userId, 'notification');
     // Marking read twice keeps the first time.
     const row = found.readAt ? found : await deps.db.notification.update({ where: { id }, data: { readAt: new Date() } });
     res.json({ ...toRecord(row), unreadCount: await unreadCount(userId) });

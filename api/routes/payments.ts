@@ -12,6 +12,7 @@ import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret,
 import { activateSubscription } from '../../lib/subscriptions';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
+import { ownedBy } from '../ownership';
 import { createPaymentSchema, listQuery, localEventSchema } from '../schemas/account-functions';
 import { parseBody, parseOrUnprocessable } from '../validate';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
@@ -62,10 +63,7 @@ export function paymentRoutes(deps: AppDeps, provider: PaymentProvider | undefin
   const session = authenticate(deps, { apiKey: false, session: true });
 
   async function ownPayment(req: Request): Promise<PaymentRow> {
-    const payment = await deps.db.payment.findUnique({ where: { id: String(req.params.id) } });
-    if (!payment) throw new AppError('NOT_FOUND', 'No payment with that id');
-    if (payment.userId !== req.auth!.userId) throw new AppError('FORBIDDEN', 'That payment belongs to another account');
-    return payment;
+    return ownedBy(await deps.db.payment.findUnique({ where: { id: String(req.params.id) } }), req.auth!.userId, 'payment');
   }
 
   router.get('/api/payments/packs', session, (_req, res) => {

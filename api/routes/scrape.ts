@@ -1,8 +1,8 @@
 import { type Request, type Response, Router } from 'express';
 import { getBalance } from '../../lib/credit';
-import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
+import { ownedBy } from '../ownership';
 import { failedRunBody, runBody, startScrapeRun } from '../scrape-run';
 import { parseScrapeRequest } from '../schemas/scrape';
 
@@ -20,9 +20,7 @@ export function scrapeRoutes(deps: AppDeps): Router {
 
   router.get('/webhook/runs/:id', requireApiKey, async (req: Request, res: Response) => {
     const auth = req.auth!;
-    const run = await deps.db.scrapeRun.findUnique({ where: { id: String(req.params.id) } });
-    if (!run) throw new AppError('NOT_FOUND', 'No run with that id');
-    if (run.userId !== auth.userId) throw new AppError('FORBIDDEN', 'That run belongs to another account');
+    const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: String(req.params.id) } }), auth.userId, 'run');
     const base = { id: run.id, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt, links: { self: `/webhook/runs/${run.id}` } };
     if (run.status === 'succeeded') {
       res.json({ ...base, result: runBody(run, await getBalance(deps.db, auth.userId)) });

@@ -8,10 +8,10 @@
  */
 import { type Request, type Response, Router } from 'express';
 import { toJsonColumn } from '../../lib/db';
-import { AppError } from '../../lib/errors';
 import { workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
+import { ownedBy } from '../ownership';
 import { startScrapeRun } from '../scrape-run';
 import { assertValidTemplate, createTemplateSchema, renderRun, type TemplateParam, updateTemplateSchema } from '../schemas/user-templates';
 import { parseOrUnprocessable } from '../validate';
@@ -29,10 +29,7 @@ export function userTemplateRoutes(deps: AppDeps): Router {
 
   /** The caller's template, or 404 (unknown) / 403 (another account's). */
   async function ownTemplate(req: Request): Promise<TemplateRow> {
-    const template = await deps.db.userTemplate.findUnique({ where: { id: String(req.params.id) } });
-    if (!template) throw new AppError('NOT_FOUND', 'No template with that id');
-    if (template.userId !== req.auth!.userId) throw new AppError('FORBIDDEN', 'That template belongs to another account');
-    return template;
+    return ownedBy(await deps.db.userTemplate.findUnique({ where: { id: String(req.params.id) } }), req.auth!.userId, 'template');
   }
 
   router.post('/user-templates', requireCaller, async (req: Request, res: Response) => {
