@@ -34,7 +34,10 @@ export function createCreditActivities(deps: { db: Database; lowCreditThreshold?
       } catch (error) {
         throw toFailure(error);
       }
-      if (deps.lowCreditThreshold) await notifyLowCreditIfCrossed(deps.db, input.idempotencyKey, deps.lowCreditThreshold);
+      if (deps.lowCreditThreshold) {
+        const own = change.applied ? { userId: input.userId, amount: -input.amount, balanceAfter: change.balanceAfter } : undefined;
+        await notifyLowCreditIfCrossed(deps.db, input.idempotencyKey, deps.lowCreditThreshold, own);
+      }
       return change;
     },
     async refundCredit(input: RefundInput): Promise<CreditChange> {

@@ -145,13 +145,23 @@ export async function notify(db: Database, userId: string, event: NotificationEv
  * (balance before ≥ threshold > balance after). The decision uses the debit's own ledger row,
  * whose `balanceAfter` was computed under the account row's lock, so among concurrent debits
  * exactly one crosses; the notification is keyed by that row, so a replayed debit (a retried
- * activity) notifies at most once. Call it after every debit, applied or replayed.
+ * activity) notifies at most once. Call it after every debit, applied or replayed. A debit just
+ * applied passes its own row's figures (`amount` negative), which spares reading the ledger on
+ * the scrape's hot path; a replay reads them back.
  */
-export async function notifyLowCreditIfCrossed(db: Database, debitKey: string, threshold: number): Promise<boolean> {
+export async function notifyLowCreditIfCrossed(
+  db: Database,
+  debitKey: string,
+  threshold: number,
+  applied?: { userId: string; amount: number; balanceAfter: number },
+): Promise<boolean> {
   if (threshold <= 0) return false;
-  const rows = await db.$queryRaw<{ userId: string; amount: number; balanceAfter: number }[]>`
-    SELECT "userId", amount, "balanceAfter" FROM credit_ledger WHERE "idempotencyKey" = ${debitKey} AND reason = 'debit'::"LedgerReason"`;
-  const row = rows[0];
+  const row =
+    applied ??
+    (
+      await db.$queryRaw<{ userId: string; amount: number; balanceAfter: number }[]>`
+        SELECT "userId", amount, "balanceAfter" FROM credit_ledger WHERE "idempotencyKey" = ${debitKey} AND reason = 'debit'::"LedgerReason"`
+    )[0];
   if (!row) return false;
   const before = row.balanceAfter - row.amount; // amount is negative for a debit
   if (!(before >= threshold && row.balanceAfter < threshold)) return false;
