@@ -34,15 +34,19 @@ export function findPlan(config: Config, planId: string): Plan {
   return plan;
 }
 
-/** The period containing `at`: its number and bounds. */
-export function currentPeriod(sub: { anchorAt: Date; periodSeconds: number }, at = new Date()) {
+/**
+ * The period containing `at`: its number and bounds. `at` is always the caller's one clock reading
+ * for the answer it builds (never read again here), so an answer describes a single instant.
+ */
+export function currentPeriod(sub: { anchorAt: Date; periodSeconds: number }, at: Date) {
   const ms = sub.periodSeconds * 1000;
   const n = Math.max(0, Math.floor((at.getTime() - sub.anchorAt.getTime()) / ms));
   return { n, start: new Date(sub.anchorAt.getTime() + n * ms), end: new Date(sub.anchorAt.getTime() + (n + 1) * ms) };
 }
 
-export function subscriptionRecord(sub: SubscriptionRow) {
-  const period = sub.anchorAt && (sub.status === 'active' || sub.status === 'cancelled') ? currentPeriod({ anchorAt: sub.anchorAt, periodSeconds: sub.periodSeconds }) : null;
+/** The subscription as the API shows it at the instant `at` (the answer's one clock reading). */
+export function subscriptionRecord(sub: SubscriptionRow, at: Date) {
+  const period = sub.anchorAt && (sub.status === 'active' || sub.status === 'cancelled') ? currentPeriod({ anchorAt: sub.anchorAt, periodSeconds: sub.periodSeconds }, at) : null;
   return {
     id: sub.id,
     planId: sub.planId,
@@ -59,9 +63,9 @@ export function subscriptionRecord(sub: SubscriptionRow) {
   };
 }
 
-/** Ends cancelled subscriptions whose period is over (and deletes their paused schedules). */
-export async function settleEnded(deps: SubscriptionDeps, userId: string): Promise<void> {
-  const due = await deps.db.subscription.findMany({ where: { userId, status: 'cancelled', cancelAt: { lte: new Date() } } });
+/** Ends cancelled subscriptions whose period is over at `now` (and deletes their paused schedules). */
+export async function settleEnded(deps: SubscriptionDeps, userId: string, now: Date): Promise<void> {
+  const due = await deps.db.subscription.findMany({ where: { userId, status: 'cancelled', cancelAt: { lte: now } } });
   for (const sub of due) {
     const ended = await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'cancelled' }, data: { status: 'ended', endedAt: sub.cancelAt } });
     if (ended.count) await notify(deps.db, userId, { type: 'subscription.ended', subscriptionId: sub.id, planId: sub.planId }, { dedupeKey: `subscription:${sub.id}:ended` });
@@ -77,8 +81,9 @@ export async function settleEnded(deps: SubscriptionDeps, userId: string): Promi
   }
 }
 
-export async function liveSubscription(deps: SubscriptionDeps, userId: string): Promise<SubscriptionRow | null> {
-  await settleEnded(deps, userId);
+/** The account's active or cancelled-but-running subscription at `now`, after settling ended ones. */
+export async function liveSubscription(deps: SubscriptionDeps, userId: string, now: Date): Promise<SubscriptionRow | null> {
+  await settleEnded(deps, userId, now);
   return deps.db.subscription.findFirst({ where: { userId, status: { in: ['active', 'cancelled'] } } });
 }
 
@@ -86,16 +91,16 @@ export async function liveSubscription(deps: SubscriptionDeps, userId: string): 
  * Activates a pending subscription (a free plan at once; a paid plan when its payment succeeds)
  * and creates its schedule. Idempotent: an active one only gets its schedule ensured.
  */
-export async function activateSubscription(deps: SubscriptionDeps, subscriptionId: string): Promise<SubscriptionRow> {
+export async function activateSubscription(deps: SubscriptionDeps, subscriptionId: string, now: Date): Promise<SubscriptionRow> {
   const { db } = deps;
   // Whole seconds, so the interval offset is exact.
-  const anchorAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const anchorAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const scheduleId = subscriptionIds.schedule(subscriptionId);
   try {
     await db.subscription.updateMany({ where: { id: subscriptionId, status: 'pending' }, data: { status: 'active', anchorAt, scheduleId } });
   } catch (error) {
     // The one-live-subscription index: the account subscribed to something else meanwhile.
-    if (sqlState(error) === '23505') await db.subscription.update({ where: { id: subscriptionId }, data: { status: 'ended', endedAt: new Date() } });
+    if (sqlState(error) === '23505') await db.subscription.update({ where: { id: subscriptionId }, data: { status: 'ended', endedAt: now } });
     if (sqlState(error) !== '23505') throw error;
     throw new AppError('CONFLICT', 'The account already has a live subscription');
   }
@@ -140,22 +145,37 @@ async function ensureSchedule(deps: SubscriptionDeps, sub: SubscriptionRow): Pro
 /**
  * Cancel at period end: no refill from the end of the current period on. The schedule is paused
  * (it stays visible in the Temporal UI with the reason) and deleted when the subscription ends.
+ *
+ * The period it ends is decided once: the row is locked, the clock read once, and `cancelAt` and
+ * `cancelledAt` come from that reading (the route shows the record as of `cancelledAt`). The refill activity
+ * locks the same row before it grants (activities/subscriptions.ts), so a refill of the next
+ * period either committed before this cancel (and the clock reading here is already in that
+ * period) or sees `cancelAt` and refuses.
  */
-export async function cancelSubscription(deps: SubscriptionDeps, sub: SubscriptionRow): Promise<SubscriptionRow> {
-  if (sub.status === 'cancelled') return sub;
-  const { end } = currentPeriod({ anchorAt: sub.anchorAt!, periodSeconds: sub.periodSeconds });
-  const now = new Date();
-  await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'active' }, data: { status: 'cancelled', cancelAt: end, cancelledAt: now, pendingPlanId: null } });
-  const cancelled = (await deps.db.subscription.findUnique({ where: { id: sub.id } }))!;
+export async function cancelSubscription(deps: SubscriptionDeps, subscriptionId: string): Promise<SubscriptionRow> {
+  const outcome = await deps.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM subscription WHERE id = ${subscriptionId} FOR UPDATE`;
+    const sub = await tx.subscription.findUnique({ where: { id: subscriptionId } });
+    if (!sub) throw new AppError('NOT_FOUND', 'No subscription to cancel');
+    const now = new Date();
+    if (sub.status !== 'active' || !sub.anchorAt) return { subscription: sub, changed: false };
+    const { end } = currentPeriod({ anchorAt: sub.anchorAt, periodSeconds: sub.periodSeconds }, now);
+    const cancelled = await tx.subscription.update({ where: { id: sub.id }, data: { status: 'cancelled', cancelAt: end, cancelledAt: now, pendingPlanId: null } });
+    return { subscription: cancelled, changed: true };
+  });
+  const sub = outcome.subscription;
+  if (!outcome.changed) return sub;
+  const end = sub.cancelAt!;
+  const at = sub.cancelledAt!;
   if (sub.scheduleId) {
     const client = await deps.temporal.get();
     await client.schedule
       .getHandle(sub.scheduleId)
-      .pause(`cancelled by the user at ${now.toISOString()}; ends ${end.toISOString()}`)
+      .pause(`cancelled by the user at ${at.toISOString()}; ends ${end.toISOString()}`)
       .catch((error: unknown) => {
         if (!(error instanceof ScheduleNotFoundError)) throw error;
       });
   }
   await notify(deps.db, sub.userId, { type: 'subscription.cancelled', subscriptionId: sub.id, planId: sub.planId, endsAt: end.toISOString() }, { dedupeKey: `subscription:${sub.id}:cancelled` });
-  return cancelled;
+  return sub;
 }

@@ -33,7 +33,7 @@ export function subscriptionPaidHook(deps: AppDeps) {
     if (!payment.subscriptionId) return;
     const sub = await deps.db.subscription.findUnique({ where: { id: payment.subscriptionId } });
     if (!sub) return;
-    if (sub.status === 'pending') await activateSubscription(deps, sub.id);
+    if (sub.status === 'pending') await activateSubscription(deps, sub.id, new Date());
     else if (sub.status === 'active' && payment.planId && payment.planId !== sub.planId) {
       await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'active' }, data: { pendingPlanId: payment.planId } });
     }

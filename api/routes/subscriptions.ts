@@ -22,24 +22,27 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
     res.json({ periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS, refillPolicy: 'add', plans: deps.config.SUBSCRIPTION_PLANS });
   });
 
+  // Each answer reads the clock once (`now`) and describes that one instant.
   router.get('/api/subscriptions', session, async (req, res) => {
     const userId = req.auth!.userId;
-    const live = await liveSubscription(deps, userId);
+    const now = new Date();
+    const live = await liveSubscription(deps, userId, now);
     const history = await deps.db.subscription.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 20 });
-    res.json({ subscription: live ? subscriptionRecord(live) : null, history: history.map(subscriptionRecord) });
+    res.json({ subscription: live ? subscriptionRecord(live, now) : null, history: history.map((sub) => subscriptionRecord(sub, now)) });
   });
 
   router.post('/api/subscriptions', session, async (req, res) => {
     const userId = req.auth!.userId;
     const { planId } = parseOrUnprocessable(subscribeSchema, req.body);
     const plan = findPlan(deps.config, planId);
-    if (await liveSubscription(deps, userId)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
+    const now = new Date();
+    if (await liveSubscription(deps, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
     // A pending subscription that was never paid for is superseded by a new one.
-    await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: new Date() } });
+    await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
     const pending = await deps.db.subscription.create({ data: { userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
     if (plan.priceCents === 0) {
-      const active = await activateSubscription(deps, pending.id);
-      res.status(201).json({ subscription: subscriptionRecord(active), payment: null });
+      const active = await activateSubscription(deps, pending.id, now);
+      res.status(201).json({ subscription: subscriptionRecord(active, now), payment: null });
       return;
     }
     const payment = await createPayment(
@@ -47,7 +50,7 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
       { userId, purpose: 'subscription', planId, subscriptionId: pending.id, credits: plan.creditsPerPeriod, amountCents: plan.priceCents, currency: plan.currency, description: `${plan.name} plan` },
       baseUrl(deps, req),
     );
-    res.status(202).json({ subscription: subscriptionRecord(pending), payment: paymentRecord(payment) });
+    res.status(202).json({ subscription: subscriptionRecord(pending, now), payment: paymentRecord(payment) });
   });
 
   /** Change plan from the next period. A dearer plan is paid first (its payment's webhook schedules the change). */
@@ -55,7 +58,8 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
     const userId = req.auth!.userId;
     const { planId } = parseOrUnprocessable(subscribeSchema, req.body);
     const plan = findPlan(deps.config, planId);
-    const live = await liveSubscription(deps, userId);
+    const now = new Date();
+    const live = await liveSubscription(deps, userId, now);
     if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
     if (live.status !== 'active') throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
     const current = findPlan(deps.config, live.planId);
@@ -65,17 +69,19 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
         { userId, purpose: 'subscription', planId, subscriptionId: live.id, credits: plan.creditsPerPeriod, amountCents: plan.priceCents, currency: plan.currency, description: `${plan.name} plan` },
         baseUrl(deps, req),
       );
-      res.status(202).json({ subscription: subscriptionRecord(live), payment: paymentRecord(payment) });
+      res.status(202).json({ subscription: subscriptionRecord(live, now), payment: paymentRecord(payment) });
       return;
     }
     const updated = await deps.db.subscription.update({ where: { id: live.id }, data: { pendingPlanId: planId === live.planId ? null : planId } });
-    res.json({ subscription: subscriptionRecord(updated), payment: null });
+    res.json({ subscription: subscriptionRecord(updated, now), payment: null });
   });
 
   router.post('/api/subscriptions/current/cancel', session, async (req, res) => {
-    const live = await liveSubscription(deps, req.auth!.userId);
+    const live = await liveSubscription(deps, req.auth!.userId, new Date());
     if (!live) throw new AppError('NOT_FOUND', 'No subscription to cancel');
-    res.json({ subscription: subscriptionRecord(await cancelSubscription(deps, live)) });
+    // Shown as of the instant the cancel took effect: the period it ends is the current one there.
+    const cancelled = await cancelSubscription(deps, live.id);
+    res.json({ subscription: subscriptionRecord(cancelled, cancelled.cancelledAt!) });
   });
 
   return router;
