@@ -11,9 +11,13 @@ import { AppError } from '../lib/errors';
 import { notify } from '../lib/notifications';
 import { type RefillActivityInput, type RefillOutcome, subscriptionPeriodKey } from '../workflows/definitions';
 
-/** The period a scheduled time falls in (rounded: a scheduled action is at a period start). */
+/**
+ * The period a scheduled time falls in. The schedule's actions are scheduled exactly at period
+ * starts (its interval is aligned with the anchor), so the quotient is exact; period 0 is not
+ * derived at all (started explicitly at activation, whenever that action runs).
+ */
 export function periodAt(anchorAt: Date, periodSeconds: number, at: Date): number {
-  return Math.round((at.getTime() - anchorAt.getTime()) / (periodSeconds * 1000));
+  return Math.floor((at.getTime() - anchorAt.getTime()) / (periodSeconds * 1000));
 }
 
 export function createSubscriptionActivities(deps: { db: Database; plans: Plan[] }) {
@@ -31,11 +35,12 @@ export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]
           const sub = await tx.subscription.findUnique({ where: { id: input.subscriptionId } });
           if (!sub) throw ApplicationFailure.nonRetryable(`No subscription ${input.subscriptionId}`, 'NOT_FOUND');
           if (!sub.anchorAt || (sub.status !== 'active' && sub.status !== 'cancelled')) return { outcome: { status: 'inactive' as const } };
+          const period = input.period ?? periodAt(sub.anchorAt, sub.periodSeconds, scheduledAt);
+          if (period < 0) return { outcome: { status: 'before-start' as const } };
           // From cancelAt on nothing is granted. Ending the subscription is left to settleEnded
           // (lib/subscriptions.ts), the one place that ends it, deletes its schedule and notifies.
-          if (sub.cancelAt && scheduledAt.getTime() >= sub.cancelAt.getTime()) return { outcome: { status: 'ended' as const } };
-          const period = periodAt(sub.anchorAt, sub.periodSeconds, scheduledAt);
-          if (period < 0) return { outcome: { status: 'before-start' as const } };
+          const periodStart = sub.anchorAt.getTime() + period * sub.periodSeconds * 1000;
+          if (sub.cancelAt && periodStart >= sub.cancelAt.getTime()) return { outcome: { status: 'ended' as const } };
           // A plan change applies from the first period after it was made.
           let planId = sub.planId;
           if (sub.pendingPlanId && period > 0) {

@@ -3,11 +3,12 @@
  * end, change plan, and the record the API shows. The refill itself is activities/subscriptions.ts.
  *
  * Schedule `subscription-<id>`: fires at anchorAt + n·period (n ≥ 1; an interval spec whose offset
- * aligns it with the anchor) and once at creation (period 0); overlap ALLOW_ALL, so a refill
+ * aligns it with the anchor); period 0 is a refill workflow started at activation
+ * (`subscription-<id>-refill-period-0`); overlap ALLOW_ALL, so a refill
  * waiting for a worker never makes the next one be skipped; search attribute AccountId and memo
  * {userId, planId} let an operator find it in the Temporal UI.
  */
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import type { Config, Plan } from './config';
 import { sqlState } from './credit';
@@ -120,7 +121,7 @@ async function ensureSchedule(deps: SubscriptionDeps, sub: SubscriptionRow): Pro
       scheduleId: subscriptionIds.schedule(sub.id),
       spec: {
         intervals: [{ every: periodMs, offset: ((anchorMs % periodMs) + periodMs) % periodMs }],
-        // Period 0 is the immediate trigger below; the interval takes over from period 1.
+        // Period 0 is started below; the interval takes over from period 1.
         startAt: new Date(anchorMs + 1),
       },
       action: {
@@ -133,12 +134,25 @@ async function ensureSchedule(deps: SubscriptionDeps, sub: SubscriptionRow): Pro
         workflowExecutionTimeout: '1 day',
       },
       policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL, catchupWindow: '365 days' },
-      state: { triggerImmediately: true, note: `plan ${sub.planId}, every ${sub.periodSeconds}s` },
+      state: { note: `plan ${sub.planId}, every ${sub.periodSeconds}s` },
       memo: { userId: sub.userId, planId: sub.planId, subscriptionId: sub.id },
       typedSearchAttributes: [{ key: ACCOUNT_ID, value: sub.userId }],
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  // Period 0, named explicitly: deriving it from when an immediate trigger happened to run would
+  // count it as period 1 whenever the trigger ran late (a loaded machine, short test periods).
+  try {
+    await client.workflow.start('subscriptionRefillWorkflow', {
+      taskQueue: deps.queues.main,
+      workflowId: subscriptionIds.firstRefillWorkflow(sub.id),
+      args: [{ subscriptionId: sub.id, period: 0 }],
+      typedSearchAttributes: [{ key: ACCOUNT_ID, value: sub.userId }],
+      workflowExecutionTimeout: '1 day',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
 }
 

@@ -212,6 +212,8 @@ export const subscriptionIds = {
   schedule: (subscriptionId: string) => `subscription-${subscriptionId}`,
   /** Workflow id of the schedule's action (Temporal appends the scheduled time). */
   refillWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-refill`,
+  /** The refill of period 0, started at activation. */
+  firstRefillWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-refill-period-0`,
 } as const;
 
 /** Ledger idempotency key of a subscription's refill for period n (n = 0 at activation). */
@@ -219,12 +221,19 @@ export const subscriptionPeriodKey = (subscriptionId: string, period: number) =>
 
 export interface SubscriptionRefillInput {
   subscriptionId: string;
+  /**
+   * Period 0 is started explicitly at activation; the schedule's actions (periods 1…) leave this
+   * out and take their period from their scheduled time.
+   */
+  period?: number;
 }
 
 export interface RefillActivityInput {
   subscriptionId: string;
   /** The schedule's scheduled time for this action (ISO), never the activity's wall clock. */
   scheduledAt: string;
+  /** An explicit period (period 0); otherwise derived from `scheduledAt`. */
+  period?: number;
 }
 
 export type RefillOutcome =

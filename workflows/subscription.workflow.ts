@@ -19,5 +19,5 @@ const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', S
 export async function subscriptionRefillWorkflow(input: SubscriptionRefillInput): Promise<RefillOutcome> {
   const info = workflowInfo();
   const scheduled = info.typedSearchAttributes.get(SCHEDULED_START) ?? info.startTime;
-  return refillSubscription({ subscriptionId: input.subscriptionId, scheduledAt: scheduled.toISOString() });
+  return refillSubscription({ subscriptionId: input.subscriptionId, scheduledAt: scheduled.toISOString(), period: input.period });
 }

@@ -49,7 +49,7 @@ function spawnEntry(entry: string, env: Record<string, string>, sink: string[]):
   return child;
 }
 
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, child: ChildProcess, sink: string[], timeoutMs = 90_000): Promise<void> {
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, child: ChildProcess, sink: string[], timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
