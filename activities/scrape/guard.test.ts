@@ -101,6 +101,17 @@ describe('URL checks', () => {
     // Host names are not resolved here (that happens at connect time).
     await expect(checkTarget('https://example.com/', { allowPrivateTargets: false })).resolves.toBeInstanceOf(URL);
   });
+
+  it('refuses localhost and every *.localhost name up front (RFC 6761), whatever DNS says', async () => {
+    for (const url of ['http://localhost/', 'http://LOCALHOST./x', 'http://app.localhost:3000/', 'https://a.b.localhost/', 'http://admin.localhost./']) {
+      await expect(checkTarget(url, { allowPrivateTargets: false })).rejects.toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
+    }
+    // Only the label `localhost` itself: look-alikes are ordinary names.
+    for (const url of ['http://localhost.example.com/', 'http://notlocalhost/', 'http://mylocalhost.test/']) {
+      await expect(checkTarget(url, { allowPrivateTargets: false })).resolves.toBeInstanceOf(URL);
+    }
+    await expect(checkTarget('http://app.localhost/', { allowPrivateTargets: true })).resolves.toBeInstanceOf(URL);
+  });
 });
 
 describe('guarded DNS lookup', () => {

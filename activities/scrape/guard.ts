@@ -195,7 +195,18 @@ export async function checkTarget(raw: string | URL, opts: TargetCheckOptions): 
   if (!opts.allowPrivateTargets && net.isIP(host) && (opts.isPrivate ?? isPrivateAddress)(host)) {
     throw privateTargetError(host, host);
   }
+  // RFC 6761: `localhost` and every name under it are loopback, whatever DNS says (Chromium
+  // resolves them to 127.0.0.1 itself; a resolver may not know them at all).
+  if (!opts.allowPrivateTargets && isLocalhostName(host)) {
+    throw new AppError('PRIVATE_TARGET', `target host ${host} is a loopback name`, { host });
+  }
   return url;
+}
+
+/** `localhost`, `localhost.` and any `*.localhost` name (RFC 6761 section 6.3). */
+export function isLocalhostName(host: string): boolean {
+  const name = host.replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 export function privateTargetError(host: string, address: string): AppError {
