@@ -1,13 +1,16 @@
 /**
- * Benchmark: our API path against a direct baseline on the same fixture page, in one run.
- *   http:    (a) undici request + cheerio parse, in this process   (b) POST /webhook/unblocker
- *   browser: (a) Playwright: new context, goto, content, close       (b) POST /webhook/unblocker mode=browser
- * p50/p95 latency and throughput at concurrency 1, 8, 32; then the browser worker's RSS over
- * 500 browser requests. Real services: embedded PostgreSQL, the Temporal dev server, the API and
- * worker processes. Everything on 127.0.0.1; every loop is bounded.
- *   npm run bench                       (BENCH_REQUESTS=N scales the request counts)
+ * Benchmark: our API path against a direct baseline on the same fixture page, side by side in one run.
+ *   http:    (a) undici request + cheerio parse, in this process      (b) POST /webhook/unblocker mode=http
+ *   browser: (a) raw Playwright: new context + page, goto, content     (b) POST /webhook/unblocker mode=browser
+ *            (same page cap as the worker's pool: BROWSER_CONCURRENCY=2)
+ * Per phase: p50/p95 latency, throughput, and CPU per request of every process (API, worker, the
+ * worker's Chromium, Temporal server, PostgreSQL, the baseline's Chromium, this load generator),
+ * read from /proc. Then the worker + Chromium RSS over BENCH_BROWSER_PAGES browser pages.
+ * Real services as `npm start` runs them: embedded PostgreSQL, the file-backed Temporal dev server,
+ * the API and worker processes. Everything on 127.0.0.1; every loop is bounded.
+ *   npm run bench          (BENCH_REQUESTS=N scales request counts; BENCH_BROWSER_PAGES, default 2000)
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as cheerio from 'cheerio';
@@ -17,18 +20,23 @@ import { CHROMIUM_ARGS } from '../activities/scrape/browser';
 import { parseConfig } from '../lib/config';
 import { createAccount, setBalance } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
+import { ROLES, type Role, SERVICE_ROLES, cpuByRole, cpuPerRequest, treeRss } from './process-cpu';
 import { runBench, startBenchServices } from './services';
 
 const scale = Number(process.env.BENCH_REQUESTS ?? '1');
+const browserPages = Number(process.env.BENCH_BROWSER_PAGES ?? '2000');
+const PAGE_CAP = 2;
 
 interface Row {
-  mode: string;
+  mode: 'http' | 'browser';
   path: string;
+  ours: boolean;
   concurrency: number;
   requests: number;
   p50: number;
   p95: number;
   throughput: number;
+  cpu: Record<Role, number>;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -36,9 +44,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs `total` calls with at most `concurrency` in flight; every call must succeed. */
-async function measure(total: number, concurrency: number, call: () => Promise<void>): Promise<{ p50: number; p95: number; throughput: number }> {
+async function measure(total: number, concurrency: number, call: () => Promise<void>) {
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = cpuByRole();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -51,49 +60,28 @@ async function measure(total: number, concurrency: number, call: () => Promise<v
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuPerRequest(cpuBefore, cpuByRole(), total);
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), throughput: total / seconds };
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), throughput: total / seconds, cpu };
 }
 
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
-/** RSS of a process and all its descendants (the worker and its Chromium). */
-function treeRss(pid: number): number {
-  let total = 0;
-  const children = (p: number) => {
-    try {
-      return readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    try {
-      total += rssOf(p);
-    } catch {
-      continue;
-    }
-    stack.push(...children(p));
-  }
-  return total;
-}
+const serviceCpu = (cpu: Record<Role, number>) => SERVICE_ROLES.reduce((sum, r) => sum + cpu[r], 0);
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
+  const loadAtStart = os.loadavg();
+  const startedAt = new Date();
   const services = await startBenchServices({ name: 'bench' });
   const { fixtures } = services;
   let started: Awaited<ReturnType<typeof startStack>> | undefined;
   const rows: Row[] = [];
+  const loads: number[] = [];
+  const sampleLoad = setInterval(() => loads.push(os.loadavg()[0]!), 5000);
   try {
-    const stack = await startStack({ env: { BROWSER_CONCURRENCY: '2' } });
+    const stack = await startStack({ env: { BROWSER_CONCURRENCY: String(PAGE_CAP) } });
     started = stack;
     const account = await createAccount(stack.baseUrl);
-    await setBalance(stack.databaseUrl, account.userId, 1_000_000);
+    await setBalance(stack.databaseUrl, account.userId, 10_000_000);
     const pageUrl = `${fixtures.url}/links?n=20`;
     const selectors = ['h1', { selector: 'a.link', attribute: 'href', all: true }];
     const viaApi = (mode: 'http' | 'browser') => async () => {
@@ -105,6 +93,12 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`API answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     };
+    const phase = async (mode: Row['mode'], pathName: string, ours: boolean, concurrency: number, total: number, call: () => Promise<void>) => {
+      await measure(Math.max(concurrency * 2, 10), concurrency, call); // warm-up
+      rows.push({ mode, path: pathName, ours, concurrency, requests: total, ...(await measure(total, concurrency, call)) });
+      const r = rows[rows.length - 1]!;
+      console.log(`${mode} ${pathName} c=${concurrency}: p50 ${r.p50.toFixed(1)} ms, ${r.throughput.toFixed(1)} req/s, service CPU ${serviceCpu(r.cpu).toFixed(1)} ms/request`);
+    };
 
     // http: direct undici + cheerio (the same work our http engine does, without the API path)
     const agent = new Agent({ connections: 64 });
@@ -113,21 +107,19 @@ async function main(): Promise<void> {
       const $ = cheerio.load(await res.body.text());
       if ($('a.link').length !== 20) throw new Error('unexpected page');
     };
-    for (const concurrency of [1, 8, 32]) {
-      const total = Math.round((concurrency === 1 ? 100 : 300) * scale);
-      await measure(20, concurrency, direct); // warm-up
-      rows.push({ mode: 'http', path: 'direct undici + cheerio', concurrency, requests: total, ...(await measure(total, concurrency, direct)) });
-      await measure(20, concurrency, viaApi('http'));
-      rows.push({ mode: 'http', path: 'our API', concurrency, requests: total, ...(await measure(total, concurrency, viaApi('http'))) });
+    for (const [concurrency, count] of [[1, 100], [8, 300], [32, 600]] as const) {
+      const total = Math.round(count * scale);
+      await phase('http', 'direct undici + cheerio', false, concurrency, total, direct);
+      await phase('http', 'our API', true, concurrency, total, viaApi('http'));
     }
     await agent.close();
 
-    // browser: direct Playwright, one browser, a fresh context per page (what our pool does)
+    // browser: raw Playwright, one browser, a fresh context and page per request, the same page cap
     const browser = await chromium.launch({ executablePath: config.CHROMIUM_PATH, args: CHROMIUM_ARGS });
     let inFlight = 0;
-    const directBrowser = (limit: number) => async () => {
-      // The same cap as the worker's pool (BROWSER_CONCURRENCY=2): extra callers wait their turn.
-      while (inFlight >= limit) await new Promise((r) => setTimeout(r, 2));
+    const waiting: Array<() => void> = [];
+    const directBrowser = async () => {
+      if (inFlight >= PAGE_CAP) await new Promise<void>((resolve) => waiting.push(resolve));
       inFlight++;
       try {
         const context = await browser.newContext();
@@ -141,51 +133,73 @@ async function main(): Promise<void> {
         }
       } finally {
         inFlight--;
+        waiting.shift()?.();
       }
     };
-    for (const concurrency of [1, 8, 32]) {
-      const total = Math.round((concurrency === 1 ? 40 : 80) * scale);
-      await measure(6, concurrency, directBrowser(2));
-      rows.push({ mode: 'browser', path: 'direct Playwright', concurrency, requests: total, ...(await measure(total, concurrency, directBrowser(2))) });
-      await measure(6, concurrency, viaApi('browser'));
-      rows.push({ mode: 'browser', path: 'our API', concurrency, requests: total, ...(await measure(total, concurrency, viaApi('browser'))) });
+    for (const [concurrency, count] of [[1, 40], [8, 120]] as const) {
+      const total = Math.round(count * scale);
+      await phase('browser', 'raw Playwright', false, concurrency, total, directBrowser);
+      await phase('browser', 'our API', true, concurrency, total, viaApi('browser'));
     }
     await browser.close();
 
-    // RSS of the browser worker (the worker process and its Chromium) over 500 browser requests
+    // RSS of the browser worker (the worker process and its Chromium) over many browser pages
     const workerPid = stack.workerProcess()!.pid!;
-    const rss: Array<{ after: number; worker: number; tree: number }> = [];
-    const rssTotal = Math.round(500 * scale);
-    for (let done = 0; done < rssTotal; done += 50) {
-      await measure(50, 4, viaApi('browser'));
-      rss.push({ after: done + 50, worker: rssOf(workerPid), tree: treeRss(workerPid) });
+    const rss: Array<{ after: number; tree: number }> = [];
+    const step = Math.max(1, Math.round(browserPages / 10));
+    for (let done = 0; done < browserPages; done += step) {
+      await measure(step, 4, viaApi('browser'));
+      rss.push({ after: done + step, tree: treeRss(workerPid) });
+      console.log(`browser pages ${done + step}: worker + Chromium RSS ${(rss[rss.length - 1]!.tree / 2 ** 20).toFixed(0)} MiB`);
     }
 
+    clearInterval(sampleLoad);
     const fmt = (n: number) => n.toFixed(1);
+    const cpuCols = ROLES.filter((r) => rows.some((row) => row.cpu[r] > 0.05));
     const lines = [
-      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${startedAt.toISOString()} → ${new Date().toISOString()}`,
+      `Load average (1 min): ${loadAtStart[0]!.toFixed(1)} at start; during the run min ${Math.min(...loads).toFixed(1)}, max ${Math.max(...loads).toFixed(1)}`,
       '',
-      '| mode | path | concurrency | requests | p50 ms | p95 ms | req/s |',
-      '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.mode} | ${r.path} | ${r.concurrency} | ${r.requests} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.throughput)} |`),
+      `| mode | path | c | requests | p50 ms | p95 ms | req/s | ${cpuCols.join(' | ')} | service total |`,
+      `|---|---|---|---|---|---|---|${cpuCols.map(() => '---|').join('')}---|`,
+      ...rows.map(
+        (r) =>
+          `| ${r.mode} | ${r.path} | ${r.concurrency} | ${r.requests} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.throughput)} | ${cpuCols.map((c) => fmt(r.cpu[c])).join(' | ')} | ${r.ours ? fmt(serviceCpu(r.cpu)) : '—'} |`,
+      ),
       '',
-      '| mode | concurrency | p50 overhead (API − direct) ms | p50 ratio | throughput API/direct |',
-      '|---|---|---|---|---|',
+      'CPU columns: milliseconds of CPU per request (user + system, from /proc) of each process during the phase.',
+      '',
     ];
-    for (const mode of ['http', 'browser']) {
-      for (const concurrency of [1, 8, 32]) {
-        const base = rows.find((r) => r.mode === mode && r.concurrency === concurrency && r.path !== 'our API')!;
-        const ours = rows.find((r) => r.mode === mode && r.concurrency === concurrency && r.path === 'our API')!;
-        lines.push(`| ${mode} | ${concurrency} | ${fmt(ours.p50 - base.p50)} | ${(ours.p50 / base.p50).toFixed(2)}x | ${((ours.throughput / base.throughput) * 100).toFixed(0)}% |`);
-      }
-    }
-    lines.push('', '| browser requests so far | worker RSS MiB | worker + Chromium RSS MiB |', '|---|---|---|');
-    for (const s of rss) lines.push(`| ${s.after} | ${(s.worker / 2 ** 20).toFixed(0)} | ${(s.tree / 2 ** 20).toFixed(0)} |`);
+    const find = (mode: Row['mode'], ours: boolean, c: number) => rows.find((r) => r.mode === mode && r.ours === ours && r.concurrency === c)!;
+    const httpC1 = find('http', true, 1).p50 - find('http', false, 1).p50;
+    const httpC32 = find('http', true, 32);
+    const browserRatio = find('browser', true, 1).p50 / find('browser', false, 1).p50;
+    const browserThroughput = find('browser', true, 8).throughput / find('browser', false, 8).throughput;
+    // Flat: every sample after the first (warm-up) within ±10 % of their median.
+    const warm = rss.slice(1).map((s) => s.tree).sort((a, b) => a - b);
+    const median = warm[Math.floor(warm.length / 2)] ?? 0;
+    const rssDeviation = median ? Math.max(...warm.map((v) => Math.abs(v - median))) / median : 0;
+    const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+    lines.push(
+      '| goal | target | measured | |',
+      '|---|---|---|---|',
+      `| http p50 overhead over direct, c=1 | ≤ 15 ms | ${fmt(httpC1)} ms | ${verdict(httpC1 <= 15)} |`,
+      `| http throughput, c=32 | ≥ 100 req/s | ${fmt(httpC32.throughput)} req/s | ${verdict(httpC32.throughput >= 100)} |`,
+      `| http CPU per scrape, all service processes, c=32 | ≤ 15 ms | ${fmt(serviceCpu(httpC32.cpu))} ms | ${verdict(serviceCpu(httpC32.cpu) <= 15)} |`,
+      `| browser p50 vs raw Playwright, c=1 | ≤ 0.6x | ${browserRatio.toFixed(2)}x | ${verdict(browserRatio <= 0.6)} |`,
+      `| browser throughput vs raw Playwright, c=8 | ≥ 1x | ${browserThroughput.toFixed(2)}x | ${verdict(browserThroughput >= 1)} |`,
+      `| worker + Chromium RSS over ${browserPages} pages (after the first ${step}) | ±10 % | ±${(rssDeviation * 100).toFixed(1)} % of the median | ${verdict(rssDeviation <= 0.1)} |`,
+      '',
+      `| browser pages so far | worker + Chromium RSS MiB |`,
+      '|---|---|',
+      ...rss.map((s) => `| ${s.after} | ${(s.tree / 2 ** 20).toFixed(0)} |`),
+    );
     const report = lines.join('\n');
     console.log(`\n${report}\n`);
     mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     writeFileSync(path.join(__dirname, 'results', 'latest.md'), `${report}\n`);
   } finally {
+    clearInterval(sampleLoad);
     await started?.stop();
     await services.stop();
   }

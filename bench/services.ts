@@ -1,8 +1,10 @@
 /**
  * What every bench script boots before test/helpers/stack starts the API and worker processes
- * against it: embedded PostgreSQL and an in-memory Temporal dev server on free ports (handed to
- * the stack through the test environment names), and the local fixture site. Both servers run
- * detached: `stop()` must run whatever happens, or they outlive the bench.
+ * against it: embedded PostgreSQL and the Temporal dev server on free ports (handed to the stack
+ * through the test environment names), and the local fixture site. The dev server is file-backed
+ * with the same SQLite settings as `npm start`, so the bench measures what users run, not a
+ * flattering in-memory server. Both servers run detached: `stop()` must run whatever happens, or
+ * they outlive the bench.
  */
 import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -31,7 +33,7 @@ export async function startBenchServices(options: { name: string; dynamicConfig?
   let temporal: RunningTemporal | undefined;
   let fixtures: FixtureServer;
   try {
-    temporal = await startTemporalDevServer({ cliPath, port: await freePort(), dynamicConfig: options.dynamicConfig });
+    temporal = await startTemporalDevServer({ cliPath, port: await freePort(), dbFile: path.join(scratch, 'temporal', 'temporal.db'), dynamicConfig: options.dynamicConfig });
     fixtures = await startFixtureServer();
   } catch (error) {
     await temporal?.stop();

@@ -9,11 +9,14 @@ import { echoWorkflow } from '../../workflows/echo.workflow';
 import { freePort } from './free-port';
 import { type RunningTemporal, devServerArgs, startTemporalDevServer } from './temporal-server';
 
-describe('the file-backed Temporal dev server', () => {
-  it('passes the search attributes and the database file to the CLI', () => {
+describe('the file-backed Temporal dev server (WAL journal)', () => {
+  it('passes the search attributes, the database file and its WAL pragmas to the CLI', () => {
     const args = devServerArgs({ cliPath: 'temporal', port: 1234, uiPort: 5678, dbFile: '/x/t.db' });
     expect(args).toEqual(expect.arrayContaining(['server', 'start-dev', '--port', '1234', '--ui-port', '5678', '--db-filename', '/x/t.db', '--search-attribute', 'AccountId=Keyword']));
-    expect(devServerArgs({ cliPath: 'temporal', port: 1 })).toContain('--headless');
+    expect(args.join(' ')).toContain('--sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal');
+    const inMemory = devServerArgs({ cliPath: 'temporal', port: 1 });
+    expect(inMemory).toContain('--headless');
+    expect(inMemory).not.toContain('--sqlite-pragma');
   });
 
   it('keeps completed workflow histories when the server is killed and restarted', async () => {

@@ -16,13 +16,18 @@ export const PINNED_CLI_VERSION = 'v1.5.1';
 const CLI_MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'temporal-cli');
 
 /** Custom search attributes registered on the dev server (a cluster registers them with `temporal operator`). */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Text' | 'Int'> = {
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'KeywordList' | 'Text' | 'Int'> = {
   AccountId: 'Keyword',
   ScrapeMode: 'Keyword',
   TargetHost: 'Keyword',
+  /** Every run of a standalone scrape workflow (several when concurrent requests were grouped). */
+  ScrapeRunIds: 'KeywordList',
   FlowId: 'Keyword',
   TemplateId: 'Keyword',
 };
+
+/** SQLite settings of the file-backed dev server (see devServerArgs). */
+export const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'] as const;
 
 export function pinnedCliPath(dataDir: string): string {
   return path.join(dataDir, 'bin', `temporal-${PINNED_CLI_VERSION}`);
@@ -90,7 +95,13 @@ export function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace ?? 'default', '--log-level', 'warn'];
   if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
-  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.dbFile) {
+    args.push('--db-filename', options.dbFile);
+    // WAL with synchronous=normal: a killed server loses nothing committed (the OS holds the
+    // writes); only a power loss can drop the last commits. Measured: ~15 % less server CPU per
+    // scrape and no fsync on every history write (docs/benchmarks.md).
+    for (const pragma of SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
+  }
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
