@@ -1,6 +1,8 @@
 import type { Database } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import type { WorkerMetrics } from '../lib/metrics';
+import type { ScrapeRunStore } from '../lib/scrape-runs';
+import type { SqlClient } from '../lib/sql';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
 import { createFlowActivities } from './flow';
@@ -9,10 +11,17 @@ import { createSubscriptionActivities } from './subscriptions';
 import type { Blacklist } from './scrape/blacklist';
 import type { BrowserPool } from './scrape/browser';
 import type { HttpEngine } from './scrape/http';
-import { type FinishScrapeRunInput, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
+import { createScrapeBatchActivities } from './scrape/batch';
+import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
 
 export interface ActivityDeps {
   db: Database;
+  /** Plain SQL for the hot path of a scrape (lib/sql.ts). */
+  sql: SqlClient;
+  /** The scrape_run row's owner (lib/scrape-runs.ts). */
+  runs: ScrapeRunStore;
+  /** Told when a run finishes in this process (the API process answers from it). */
+  runEvents?: RunEvents;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;
@@ -44,7 +53,8 @@ export function createActivities(deps: ActivityDeps) {
       return change;
     },
     fetchPage: (input: ScrapeActivityInput) => runScrapeAttempt(deps, (req, opts) => deps.httpEngine.scrape(req, opts), input),
-    finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.db, input),
+    finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
+    ...createScrapeBatchActivities(deps),
     ...createFlowActivities(deps),
   };
 }

@@ -5,8 +5,10 @@ import type { Config } from '../lib/config';
 import type { Database } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../lib/metrics';
+import type { SqlPool } from '../lib/sql';
 import type { LazyTemporalClient } from '../lib/temporal-client';
 import type { TaskQueues } from '../workflows/definitions';
+import type { ApiKeyVerifier } from './api-key-cache';
 import { errorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
@@ -19,6 +21,7 @@ import { paymentRoutes, paymentWebhookRoutes } from './routes/payments';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../lib/payments/service';
 import { scrapeRoutes } from './routes/scrape';
+import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRoutes } from './routes/user-templates';
 import { userRoutes } from './routes/users';
 import { whoamiRoutes } from './routes/whoami';
@@ -28,11 +31,17 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   db: Database;
+  /** Plain SQL for the hot path of a scrape (balance reads). */
+  sql: SqlPool;
   temporal: LazyTemporalClient;
   queues: TaskQueues;
   /** The auth library (lib/auth.ts): sessions and API keys. */
   auth: Auth;
+  /** API keys, verified through the auth plugin and cached until revoked (api/api-key-cache.ts). */
+  apiKeys: ApiKeyVerifier;
   blacklist: Blacklist;
+  /** Records and starts standalone scrapes and waits for them (api/scrape-dispatch.ts). */
+  scrapes: ScrapeDispatcher;
 }
 
 /** The HTTP application: no listening, no globals, every collaborator passed in. */

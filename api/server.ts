@@ -3,19 +3,29 @@
  * (`npm run start:api` with DATABASE_URL and TEMPORAL_ADDRESS), or under scripts/start.ts.
  */
 import type { Server } from 'node:http';
+import { Worker } from '@temporalio/worker';
+import { createScrapeBatchActivities } from '../activities/scrape/batch';
 import { createBlacklist } from '../activities/scrape/blacklist';
+import { createHttpEngine } from '../activities/scrape/http';
 import { createAuth } from '../lib/auth';
 import { loadConfig, type Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createLogger } from '../lib/logger';
-import { createMetrics } from '../lib/metrics';
+import { createWorkerMetrics } from '../lib/metrics';
 import { runMigrations } from '../lib/migrate';
 import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
+import { createPgListener } from '../lib/pg-listener';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
+import { createScrapeRunStore } from '../lib/scrape-runs';
+import { createSqlPool } from '../lib/sql';
 import { createLazyTemporalClient } from '../lib/temporal-client';
+import { loadWorkflowBundle } from '../lib/workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
+import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
+import { createRunWaiters } from './run-waiters';
+import { createScrapeDispatcher } from './scrape-dispatch';
 
 export async function startApi(config: Config): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -24,12 +34,62 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   if (config.MIGRATE_ON_START) await runMigrations(config.DATABASE_URL);
   const db = createDatabase(config.DATABASE_URL);
+  const sql = createSqlPool(config.DATABASE_URL);
+  const runs = createScrapeRunStore(sql);
   setNotificationDelivery(deliveryFromConfig(config), logger);
   const blacklist = createBlacklist(db);
   if (config.BLACKLIST_HOSTS.length) await blacklist.add(config.BLACKLIST_HOSTS, 'BLACKLIST_HOSTS');
   const auth = createAuth({ config, db, logger });
-  const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createApp({ config, logger, metrics: createMetrics(), db, temporal, queues: taskQueues(config.TASK_QUEUE_PREFIX), blacklist, auth });
+  const listener = createPgListener(config.DATABASE_URL, ['scrape_run_finished', 'apikey_changed'], logger);
+  const waiters = createRunWaiters({ runs, listener, onError: (error) => logger.warn({ err: String(error) }, 'reading finished runs failed') });
+  const apiKeys = createApiKeyVerifier({
+    listener,
+    async verifyWithPlugin(key) {
+      const result = await auth.api.verifyApiKey({ body: { key } });
+      if (!result.valid || !result.key || result.key.enabled === false) return null;
+      return { userId: result.key.referenceId, apiKeyId: result.key.id, expiresAt: result.key.expiresAt ? new Date(result.key.expiresAt) : null };
+    },
+    async touch(apiKeyId) {
+      await sql.query('UPDATE apikey SET "lastRequest" = now() WHERE id = $1', [apiKeyId]);
+    },
+  });
+  const metrics = createWorkerMetrics({ browserPool: false });
+  const queues = taskQueues(config.TASK_QUEUE_PREFIX);
+  const httpEngine = createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
+  // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
+  let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
+  const hostWorker = config.API_WORKER
+    ? async (connection: Parameters<typeof Worker.create>[0]['connection']) =>
+        Worker.create({
+          connection,
+          namespace: config.TEMPORAL_NAMESPACE,
+          taskQueue: queues.sync,
+          workflowBundle: await (workflowBundle ??= loadWorkflowBundle(config.dataDir)),
+          activities: createScrapeBatchActivities({
+            db,
+            sql,
+            runs,
+            logger,
+            metrics,
+            blacklist,
+            httpEngine,
+            lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+            runEvents: waiters,
+          }),
+        })
+    : undefined;
+  const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, hostWorker, logger });
+  // Connect (and start the in-process worker) now, not on the first request; a failure is retried then.
+  void temporal.get().catch(() => undefined);
+  const scrapes = createScrapeDispatcher({
+    temporal,
+    runs,
+    waiters,
+    queues,
+    logger,
+    settings: { maxBatch: config.SCRAPE_BATCH_MAX, lingerMs: config.SCRAPE_BATCH_LINGER_MS },
+  });
+  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
@@ -44,6 +104,10 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await temporal.close();
+      waiters.close();
+      await listener.close();
+      await httpEngine.close();
+      await sql.close();
       await db.$disconnect();
       logger.info('api stopped');
     },

@@ -112,6 +112,15 @@ const configSchema = z.object({
   DIAGNOSTICS_ENABLED: booleanFlag.default(false),
   /** Which task queues a worker process serves: "all", "http" or "browser". */
   WORKER_QUEUES: z.enum(['all', 'http', 'browser']).default('all'),
+  /**
+   * The API process hosts a Temporal worker for the sync queue, so a standalone scrape starts
+   * eagerly and runs in-process (docs/scraping.md, "Execution"). Off: worker processes run them.
+   */
+  API_WORKER: booleanFlag.default(true),
+  /** Most standalone scrapes of one account, mode and host grouped into one workflow execution; 1 = no grouping. */
+  SCRAPE_BATCH_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(200).default(50),
+  /** With other requests of the same account and host in flight, how long a new group waits for company. */
+  SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
   /** Port of a worker process's own /metrics (scrape, credit and browser-pool metrics); 0 = off. */
   WORKER_METRICS_PORT: port.default(9464),
   /** Apply pending migrations when the API or a worker starts (off when a deploy step runs them). */

@@ -16,7 +16,7 @@
  * No Temporal here: activities/credit.ts wraps these for workflows.
  */
 import { randomUUID } from 'node:crypto';
-import type { Database } from './db';
+import type { SqlClient } from './sql';
 import { AppError } from './errors';
 
 export interface DebitInput {
@@ -50,8 +50,8 @@ export interface GrantInput {
   runId?: string | null;
 }
 
-/** What the ledger functions need of a database: the client, or a transaction's client. */
-export type Sql = Pick<Database, '$queryRaw'>;
+/** What the ledger functions need of a database: Prisma's client, a transaction's, or the plain pool of lib/sql.ts. */
+export type Sql = SqlClient;
 
 /** Idempotency key of the sign-up grant of an account. */
 export const signupGrantKey = (userId: string) => `grant:signup:${userId}`;
@@ -144,7 +144,7 @@ function sameOperation(existing: LedgerRow, expected: { userId: string; amount: 
  * Takes `amount` credits from the account, once per idempotency key.
  * Not enough credit → AppError INSUFFICIENT_CREDIT (402), nothing changed.
  */
-export async function debitCredit(db: Database, input: DebitInput, attempt = 1): Promise<CreditChange> {
+export async function debitCredit(db: Sql, input: DebitInput, attempt = 1): Promise<CreditChange> {
   checkKey('idempotencyKey', input.idempotencyKey);
   checkAmount(input.amount, false);
   const { userId, amount, idempotencyKey } = input;
@@ -184,7 +184,7 @@ export async function debitCredit(db: Database, input: DebitInput, attempt = 1):
  * Gives back the credits of the debit recorded under `debitKey`, once: a second refund of the
  * same debit (under any idempotency key) changes nothing. No such debit → `applied: false`.
  */
-export async function refundCredit(db: Database, input: RefundInput): Promise<CreditChange> {
+export async function refundCredit(db: Sql, input: RefundInput): Promise<CreditChange> {
   checkKey('debitKey', input.debitKey);
   const idempotencyKey = input.idempotencyKey ?? refundKey(input.debitKey);
   checkKey('idempotencyKey', idempotencyKey);

@@ -35,7 +35,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
  * Metrics of a worker process: scrape duration and outcome by mode, credits debited, and the
  * browser pool's gauges (read from the pool at scrape time by `observeBrowserPool`).
  */
-export function createWorkerMetrics() {
+export function createWorkerMetrics(options: { browserPool?: boolean } = {}) {
   const base = createMetrics();
   const { registry } = base;
   const scrapeDuration = new Histogram({
@@ -64,6 +64,9 @@ export function createWorkerMetrics() {
   });
   type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number };
   let browserStats: (() => PoolStats) | undefined;
+  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded };
+  // The API process runs http scrapes in-process but has no browser pool: no gauges that would always read 0.
+  if (options.browserPool === false) return { ...scrapeMetrics, observeBrowserPool: (_stats: () => PoolStats) => undefined };
   new Gauge({
     name: 'browser_contexts_in_use',
     help: 'Browser contexts (pages) currently held by scrapes in this worker.',
@@ -89,11 +92,7 @@ export function createWorkerMetrics() {
     },
   });
   return {
-    ...base,
-    scrapeDuration,
-    scrapeOutcomes,
-    creditsDebited,
-    creditsRefunded,
+    ...scrapeMetrics,
     observeBrowserPool(stats: () => PoolStats) {
       browserStats = stats;
     },

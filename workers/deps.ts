@@ -8,6 +8,8 @@ import { createLogger } from '../lib/logger';
 import { createWorkerMetrics } from '../lib/metrics';
 import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
+import { createScrapeRunStore } from '../lib/scrape-runs';
+import { createSqlPool } from '../lib/sql';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -15,6 +17,7 @@ export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Pr
 export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDeps {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const db = createDatabase(databaseUrl);
+  const sql = createSqlPool(databaseUrl);
   const metrics = createWorkerMetrics();
   setNotificationDelivery(deliveryFromConfig(config), logger);
   const httpEngine = createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
@@ -31,6 +34,8 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
   return {
     db,
+    sql,
+    runs: createScrapeRunStore(sql),
     logger,
     metrics,
     blacklist: createBlacklist(db),
@@ -41,6 +46,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     close: async () => {
       await browserPool?.close();
       await httpEngine.close();
+      await sql.close();
       await db.$disconnect();
     },
   };

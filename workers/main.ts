@@ -8,6 +8,7 @@ import { createActivities, createBrowserActivities } from '../activities';
 import { loadConfig, type Config } from '../lib/config';
 import { runMigrations } from '../lib/migrate';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
+import { loadWorkflowBundle } from '../lib/workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
 import { createWorkerDeps } from './deps';
 
@@ -36,15 +37,14 @@ export async function runWorkers(config: Config): Promise<void> {
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   const workers: Worker[] = [];
   if (config.WORKER_QUEUES !== 'browser') {
-    workers.push(
-      await Worker.create({
-        connection,
-        namespace: config.TEMPORAL_NAMESPACE,
-        taskQueue: queues.main,
-        workflowsPath: require.resolve('../workflows'),
-        activities: createActivities(deps),
-      }),
-    );
+    // One bundle of the workflow code for both workers, built once per version (lib/workflow-bundle.ts).
+    const workflowBundle = await loadWorkflowBundle(config.dataDir);
+    const activities = createActivities(deps);
+    // The main queue: flows, subscriptions, diagnostics, and the activities they call.
+    workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.main, workflowBundle, activities }));
+    // The sync queue: standalone scrapes that no API process could take (an eager start that did not
+    // happen, or a batch whose API process died: its workflow task times out and lands here).
+    workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.sync, workflowBundle, activities }));
   }
   if (deps.browserPool) {
     workers.push(

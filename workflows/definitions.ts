@@ -10,6 +10,12 @@ export function taskQueues(prefix = '') {
     main: `${prefix}scrape-main`,
     /** Browser-mode scraping: served by workers that own a Chromium pool. */
     browser: `${prefix}scrape-browser`,
+    /**
+     * Standalone scrapes (POST /webhook/unblocker, template runs): served by a worker inside each
+     * API process, which starts these workflows eagerly and runs their http work in-process, and
+     * by the worker processes, which take over what an API process could not (docs/scraping.md).
+     */
+    sync: `${prefix}scrape-sync`,
   } as const;
 }
 
@@ -93,10 +99,53 @@ export const NON_RETRYABLE_SCRAPE_ERRORS = [
   'INSUFFICIENT_CREDIT',
 ] as const;
 
-/** Per-attempt deadline when the request gives no `options.timeout_ms`. */
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 /** The whole scrape, every retry included (DESIGN.md: schedule-to-close 50 s). */
 export const SCRAPE_SCHEDULE_TO_CLOSE_MS = 50_000;
+
+/** Backoff between a scrape's attempts: 250 ms doubling, at most 4 s (the activities' retry policy). */
+export const SCRAPE_RETRY = { initialIntervalMs: 250, backoffCoefficient: 2, maximumIntervalMs: 4000 } as const;
+
+/**
+ * Per-attempt deadline when the request gives no `options.timeout_ms`: the 50 s budget, less the
+ * backoff between attempts, shared by the retry_count + 1 attempts, so a target that never
+ * answers uses every attempt it was promised and still fails within the limit (504 with the run id).
+ */
+export function defaultAttemptTimeoutMs(retryCount: number): number {
+  let backoff = 0;
+  for (let i = 0; i < retryCount; i++) backoff += Math.min(SCRAPE_RETRY.initialIntervalMs * SCRAPE_RETRY.backoffCoefficient ** i, SCRAPE_RETRY.maximumIntervalMs);
+  // A margin for the bookkeeping around the attempts (debit, record, refund).
+  return Math.floor((SCRAPE_SCHEDULE_TO_CLOSE_MS - 1000 - backoff) / (retryCount + 1));
+}
+
+/** One scrape of a batch: its run (recorded by the API before the start), price and request. */
+export interface ScrapeJob {
+  runId: string;
+  userId: string;
+  apiKeyId: string | null;
+  cost: number;
+  request: ScrapeRequestPayload;
+}
+
+/**
+ * Standalone scrapes of one account, one mode and one target host that arrived together, run by
+ * one workflow execution (`scrape-<first run id>`; search attribute ScrapeRunIds lists them all).
+ * Each keeps its own run row, debit, retries, refund and outcome.
+ */
+export interface ScrapeBatchWorkflowInput {
+  scrapes: ScrapeJob[];
+  /** Task queue of browser-mode activities (the workflow runs on the sync queue). */
+  browserQueue: string;
+}
+
+export interface ScrapeBatchWorkflowOutput {
+  succeeded: number;
+  failed: number;
+}
+
+/** The first attempt of each http scrape of a batch, done by one local activity. */
+export type FirstAttemptOutcome =
+  | { runId: string; status: 'succeeded' }
+  | { runId: string; status: 'failed'; code: string; message: string; retryable: boolean };
 
 // ---------------------------------------------------------------- flows
 

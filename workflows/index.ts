@@ -1,5 +1,5 @@
 // Every workflow the workers register. Exports only.
 export { echoWorkflow } from './echo.workflow';
-export { scrapeWorkflow } from './scrape.workflow';
+export { scrapeBatchWorkflow, scrapeWorkflow } from './scrape.workflow';
 export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionRefillWorkflow } from './subscription.workflow';

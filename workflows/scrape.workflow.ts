@@ -8,11 +8,18 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  sleep,
 } from '@temporalio/workflow';
 import type { Activities, BrowserActivities } from '../activities';
+import type { FailedScrape } from '../activities/scrape/run-scrape';
 import {
+  type FirstAttemptOutcome,
   NON_RETRYABLE_SCRAPE_ERRORS,
+  SCRAPE_RETRY,
   SCRAPE_SCHEDULE_TO_CLOSE_MS,
+  type ScrapeBatchWorkflowInput,
+  type ScrapeBatchWorkflowOutput,
+  type ScrapeJob,
   type ScrapeWorkflowInput,
   type ScrapeWorkflowOutput,
   scrapeCreditKeys,
@@ -146,4 +153,117 @@ async function runScrapeStepsWith(input: ScrapeWorkflowInput, options: { localFe
 export async function scrapeWorkflow(input: ScrapeWorkflowInput): Promise<ScrapeWorkflowOutput> {
   const outcome = await runScrapeStepsWith(input, { localFetch: true });
   return outcome.status === 'succeeded' ? outcome : { status: 'failed', code: outcome.code, message: outcome.message };
+}
+
+// ------------------------------------------------------------------ standalone scrapes, batched
+
+/** Bookkeeping of a batch (refunds, records): retried until the database answers. */
+const batchBookkeeping = proxyLocalActivities<Activities>(BOOKKEEPING_OPTIONS);
+
+/** The first attempts of a batch's http scrapes: the activity itself is retried only when it throws (the database is down). */
+const firstAttempts = proxyLocalActivities<Activities>({
+  scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+});
+
+/** The retry policy of one scrape's attempts after the first (the first is a batch's, see above). */
+function laterAttemptsRetry(job: ScrapeJob) {
+  return {
+    maximumAttempts: job.request.options.retry_count,
+    // The wait before attempt 2 is slept by the workflow; between later attempts the policy waits.
+    initialInterval: Math.min(SCRAPE_RETRY.initialIntervalMs * SCRAPE_RETRY.backoffCoefficient, SCRAPE_RETRY.maximumIntervalMs),
+    backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
+    maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
+  };
+}
+
+/**
+ * Standalone scrapes (POST /webhook/unblocker, template runs) that arrived together for one
+ * account, mode and host: each keeps its own run, debit (once, by its run), attempts (retry_count
+ * + 1 within 50 s), refund when every attempt failed, and outcome, recorded in PostgreSQL by the
+ * activities (the API answers from there, or is told in-process). http: attempt 1 of every scrape
+ * is one local activity; attempts 2… are a local activity per scrape with its retry policy.
+ * browser: one activity per scrape on the browser queue, which debits and records itself.
+ */
+export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Promise<ScrapeBatchWorkflowOutput> {
+  const startedAt = Date.now();
+  const budgetMs = () => Math.max(1000, SCRAPE_SCHEDULE_TO_CLOSE_MS - (Date.now() - startedAt));
+  let succeeded = 0;
+  let failed = 0;
+  const settle = async (failures: FailedScrape[]) => {
+    if (failures.length === 0) return;
+    failed += failures.length;
+    await batchBookkeeping.settleFailedScrapes({ failures });
+  };
+  const failureOf = (job: ScrapeJob, error: unknown): FailedScrape => ({ runId: job.runId, ...describeFailure(error) });
+
+  const laterAttempts = async (job: ScrapeJob) => {
+    await sleep(SCRAPE_RETRY.initialIntervalMs);
+    try {
+      await proxyLocalActivities<Activities>({ scheduleToCloseTimeout: budgetMs(), retry: laterAttemptsRetry(job) }).retryScrape({ scrape: job });
+      succeeded++;
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      await settle([failureOf(job, error)]);
+    }
+  };
+
+  const runHttp = async (jobs: ScrapeJob[]) => {
+    if (jobs.length === 0) return;
+    let outcomes: FirstAttemptOutcome[];
+    try {
+      outcomes = await firstAttempts.scrapeFirstAttempts({ scrapes: jobs });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      await settle(jobs.map((job) => failureOf(job, error)));
+      return;
+    }
+    const jobOf = new Map(jobs.map((job) => [job.runId, job]));
+    const finalFailures: FailedScrape[] = [];
+    const retries: Array<Promise<void>> = [];
+    for (const outcome of outcomes) {
+      if (outcome.status === 'succeeded') {
+        succeeded++;
+        continue;
+      }
+      const job = jobOf.get(outcome.runId)!;
+      if (outcome.retryable && job.request.options.retry_count > 0) retries.push(laterAttempts(job));
+      else finalFailures.push({ runId: outcome.runId, code: outcome.code, message: outcome.message });
+    }
+    await Promise.all([settle(finalFailures), ...retries]);
+  };
+
+  const runBrowser = async (job: ScrapeJob) => {
+    try {
+      await proxyActivities<BrowserActivities>({
+        taskQueue: input.browserQueue,
+        scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
+        // Heartbeats carry cancellation to the engine and notice a crashed worker quickly.
+        heartbeatTimeout: '10 seconds',
+        retry: {
+          maximumAttempts: job.request.options.retry_count + 1,
+          initialInterval: SCRAPE_RETRY.initialIntervalMs,
+          backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
+          maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
+          nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
+        },
+      }).renderPage({ runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } });
+      succeeded++;
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      await settle([failureOf(job, error)]);
+    }
+  };
+
+  try {
+    await Promise.all([runHttp(input.scrapes.filter((job) => job.request.mode === 'http')), ...input.scrapes.filter((job) => job.request.mode !== 'http').map(runBrowser)]);
+  } catch (error) {
+    if (isCancellation(error)) {
+      // An operator cancelled the batch: its unfinished runs are recorded cancelled (nothing refunded).
+      await CancellationScope.nonCancellable(() => batchBookkeeping.cancelScrapes({ runIds: input.scrapes.map((job) => job.runId) }));
+    }
+    throw error;
+  }
+  return { succeeded, failed };
 }

@@ -1,13 +1,18 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { type Database, toJsonColumn } from '../../lib/db';
+import { type CreditChange, debitCredit, refundCredit } from '../../lib/credit';
+import type { Database } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { WorkerMetrics } from '../../lib/metrics';
+import { notifyLowCreditIfCrossed } from '../../lib/notifications';
+import type { FinishedRun, ScrapeRunStore, StoredResult } from '../../lib/scrape-runs';
+import type { SqlClient } from '../../lib/sql';
 import {
-  DEFAULT_ATTEMPT_TIMEOUT_MS,
   NON_RETRYABLE_SCRAPE_ERRORS,
   type ScrapeActivityOutput,
   type ScrapeRequestPayload,
+  defaultAttemptTimeoutMs,
+  scrapeCreditKeys,
 } from '../../workflows/definitions';
 import type { Blacklist } from './blacklist';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from './types';
@@ -17,19 +22,36 @@ export interface ScrapeActivityInput {
   request: ScrapeRequestPayload;
   /**
    * Record the run as succeeded with the result (status and finishedAt in the same write), so
-   * the workflow needs no separate finishScrapeRun step on success. A later failure, refund or
-   * cancellation still overwrites it through finishScrapeRun.
+   * the workflow needs no separate step on success. Pre-patch flow histories pass false: they
+   * record the outcome with finishScrapeRun.
    */
   finishOnSuccess?: boolean;
+  /**
+   * Debit the run's price before the first attempt, once (keyed by the run): standalone scrapes.
+   * Flow scrapes debit in a step of their own and leave this out.
+   */
+  debit?: { userId: string; apiKeyId: string | null; amount: number };
 }
 
 export type Engine = (req: EngineRequest, opts: ScrapeCallOptions) => Promise<ScrapeResult>;
 
+/** Who is told when a run finishes in this process (the API answering it; nobody in a worker). */
+export interface RunEvents {
+  finished(run: FinishedRun, remaining?: number): void;
+}
+
 export interface ScrapeActivityDeps {
+  /** Prisma: notifications (low credit). */
   db: Database;
+  /** Plain SQL: the debit and refund of the hot path. */
+  sql: SqlClient;
+  runs: ScrapeRunStore;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;
+  /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
+  lowCreditThreshold?: number;
+  runEvents?: RunEvents;
 }
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
@@ -37,53 +59,84 @@ function isRetryableTargetStatus(status: number): boolean {
   return status >= 500 || status === 429;
 }
 
-function toFailure(error: unknown): ApplicationFailure {
+export function toFailure(error: unknown): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof AppError) {
+    // An engine deadline is the target not answering in time: TIMEOUT (504 with the run id), retryable.
+    const code = error.extra.timeout === true ? 'TIMEOUT' : error.code;
     return ApplicationFailure.create({
       message: error.message,
-      type: error.code,
-      nonRetryable: (NON_RETRYABLE_SCRAPE_ERRORS as readonly string[]).includes(error.code),
+      type: code,
+      nonRetryable: (NON_RETRYABLE_SCRAPE_ERRORS as readonly string[]).includes(code),
     });
   }
   const message = error instanceof Error ? error.message : String(error);
   return ApplicationFailure.create({ message, type: 'SCRAPE_FAILED' });
 }
 
-/**
- * One attempt of a scrape, shared by the http and browser activities: records the attempt on
- * the run, runs the engine with Temporal's cancellation and a heartbeat, stores the content in
- * PostgreSQL (not in workflow history) and returns a small summary.
- */
-export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput): Promise<ScrapeActivityOutput> {
-  const ctx = Context.current();
-  const { request, runId } = input;
-  const attempt = ctx.info.attempt;
-  await deps.db.$executeRaw`UPDATE "scrape_run" SET "status" = 'running', "attempts" = ${attempt}, "startedAt" = COALESCE("startedAt", now()) WHERE "id" = ${runId}`;
+/** Takes the run's price once (by its key); a replay changes nothing. INSUFFICIENT_CREDIT is final. */
+async function debitRun(deps: ScrapeActivityDeps, input: ScrapeActivityInput): Promise<CreditChange> {
+  const { debit, runId, request } = input;
+  const idempotencyKey = scrapeCreditKeys.debit(runId);
+  let change: CreditChange;
+  try {
+    change = await debitCredit(deps.sql, { userId: debit!.userId, apiKeyId: debit!.apiKeyId, amount: debit!.amount, idempotencyKey, runId, mode: request.mode });
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) throw ApplicationFailure.nonRetryable(error.message, error.code, error.extra);
+    throw error;
+  }
+  if (change.applied) deps.metrics.creditsDebited.inc({ mode: request.mode }, debit!.amount);
+  if (deps.lowCreditThreshold) {
+    const own = change.applied ? { userId: debit!.userId, amount: -debit!.amount, balanceAfter: change.balanceAfter } : undefined;
+    await notifyLowCreditIfCrossed(deps.db, idempotencyKey, deps.lowCreditThreshold, own);
+  }
+  return change;
+}
 
-  // A local activity has no heartbeat (its cancellation comes through the workflow task).
-  const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt }), 2000);
+/** A run found finished when an attempt was about to start: its outcome, never a second scrape. */
+function outcomeOfFinished(run: FinishedRun): ScrapeActivityOutput {
+  if (run.status === 'succeeded') {
+    const stored = (run.result ?? {}) as Partial<StoredResult>;
+    return { httpStatus: run.httpStatus ?? stored.status ?? 0, finalUrl: stored.final_url ?? run.url, elapsedMs: run.elapsedMs ?? 0 };
+  }
+  const error = (run.error ?? {}) as { code?: string; message?: string };
+  throw ApplicationFailure.nonRetryable(error.message ?? `the run is ${run.status}`, error.code ?? 'SCRAPE_FAILED');
+}
+
+/**
+ * One attempt of a scrape, shared by every path (a batch's first attempts, their retries, the
+ * browser activity, flow scrapes): marks the attempt on the run (or finds the run finished and
+ * returns its outcome), debits when asked, runs the engine with the attempt's deadline, stores
+ * the content in PostgreSQL (not in workflow history) and returns a small summary. A failure is
+ * thrown as an ApplicationFailure whose type is the error code.
+ */
+export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput, attempt: number, signal?: AbortSignal): Promise<ScrapeActivityOutput> {
+  const { request, runId } = input;
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
+    const finished = await deps.runs.startAttempt(runId, attempt);
+    if (finished) return outcomeOfFinished(finished);
+    const debited = input.debit ? await debitRun(deps, input) : undefined;
     const result = await engine(request, {
-      signal: ctx.cancellationSignal,
-      timeoutMs: request.options.timeout_ms ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+      signal,
+      timeoutMs: request.options.timeout_ms ?? defaultAttemptTimeoutMs(request.options.retry_count),
       isBlacklisted: deps.blacklist.isBlacklisted,
     });
     if (isRetryableTargetStatus(result.status)) {
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
     }
-    const stored = { final_url: result.final_url, status: result.status, headers: result.headers, html: result.html, data: result.data, network: result.network };
-    await deps.db.scrapeRun.update({
-      where: { id: runId },
-      data: {
-        result: toJsonColumn(stored),
-        httpStatus: result.status,
-        elapsedMs: result.elapsed_ms,
-        ...(input.finishOnSuccess ? { status: 'succeeded' as const, finishedAt: new Date() } : {}),
-      },
-    });
+    const stored: StoredResult = { final_url: result.final_url, status: result.status, headers: result.headers, html: result.html, data: result.data, network: result.network };
+    if (input.finishOnSuccess) {
+      if (await deps.runs.succeed(runId, stored, result.elapsed_ms)) {
+        deps.runEvents?.finished(
+          { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attempt, cost: input.debit?.amount ?? 0, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
+          debited?.balanceAfter,
+        );
+      }
+    } else {
+      await deps.runs.saveResult(runId, stored, result.elapsed_ms);
+    }
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome: 'succeeded' }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome: 'succeeded' });
     return { httpStatus: result.status, finalUrl: result.final_url, elapsedMs: result.elapsed_ms };
@@ -94,9 +147,39 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
     deps.logger.info({ runId, attempt, mode: request.mode, code: outcome }, 'scrape attempt failed');
     throw failure;
+  }
+}
+
+/**
+ * A scrape attempt as a Temporal activity (the browser activity, a flow's http fetch): the
+ * attempt number and cancellation come from the activity context, and a regular activity
+ * heartbeats so a crashed worker is noticed and a cancel reaches the engine.
+ */
+export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput): Promise<ScrapeActivityOutput> {
+  const ctx = Context.current();
+  const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt: ctx.info.attempt }), 2000);
+  try {
+    return await scrapeOnce(deps, engine, input, ctx.info.attempt, ctx.cancellationSignal);
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+export interface FailedScrape {
+  runId: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Every attempt of a scrape failed: its credit goes back (once: the refund is keyed by the debit;
+ * no debit, nothing to refund) and the run is recorded failed, saying whether it was refunded.
+ */
+export async function settleFailedScrape(deps: ScrapeActivityDeps, failed: FailedScrape): Promise<void> {
+  const refund = await refundCredit(deps.sql, { debitKey: scrapeCreditKeys.debit(failed.runId) });
+  if (refund.applied) deps.metrics.creditsRefunded.inc();
+  const run = await deps.runs.fail(failed.runId, { code: failed.code, message: failed.message, refunded: refund.applied });
+  if (run) deps.runEvents?.finished(run);
 }
 
 export interface FinishScrapeRunInput {
@@ -106,14 +189,10 @@ export interface FinishScrapeRunInput {
   refunded?: boolean;
 }
 
-/** Records a run's outcome; idempotent (a retry writes the same thing). */
-export async function finishScrapeRun(db: Database, input: FinishScrapeRunInput): Promise<void> {
-  await db.scrapeRun.update({
-    where: { id: input.runId },
-    data: {
-      status: input.status,
-      error: input.error ? { ...input.error, refunded: input.refunded ?? false } : undefined,
-      finishedAt: new Date(),
-    },
-  });
+/** Records a run's outcome (flow scrapes); idempotent, and never overwrites a finished run. */
+export async function finishScrapeRun(runs: ScrapeRunStore, input: FinishScrapeRunInput): Promise<void> {
+  const failure = { ...(input.error ?? { code: 'SCRAPE_FAILED', message: 'the scrape failed' }), refunded: input.refunded ?? false };
+  if (input.status === 'succeeded') await runs.markSucceeded(input.runId);
+  else if (input.status === 'cancelled') await runs.cancel(input.runId, failure);
+  else await runs.fail(input.runId, failure);
 }

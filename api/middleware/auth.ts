@@ -2,7 +2,8 @@
  * Authentication of our own routes.
  *
  * API key: header `x-api-key`, or query `apiKey`. Verified by the auth library's API-key plugin
- * (hash lookup, enabled, expiry); the plugin never changes credit and never throttles.
+ * (hash lookup, enabled, expiry), through a cache that every revocation clears at once
+ * (api/api-key-cache.ts); the plugin never changes credit and never throttles.
  * Session: the cookie `better-auth.session_token`, checked by the auth library.
  *
  * 401 bodies:
@@ -133,12 +134,12 @@ export function authenticate(deps: AppDeps, accept: { apiKey: boolean; session: 
           res.status(401).json(UNAUTHORIZED_BODY);
           return;
         }
-        const result = await deps.auth.api.verifyApiKey({ body: { key } });
-        if (!result.valid || !result.key || result.key.enabled === false) {
+        const verified = await deps.apiKeys.verify(key);
+        if (!verified) {
           res.status(401).json(UNAUTHORIZED_BODY);
           return;
         }
-        req.auth = { userId: result.key.referenceId, apiKeyId: result.key.id, method: 'api-key' };
+        req.auth = { userId: verified.userId, apiKeyId: verified.apiKeyId, method: 'api-key' };
         next();
         return;
       }

@@ -105,6 +105,14 @@ describe('http mode', () => {
     expect(((await run.json()) as { status: string }).status).toBe('failed');
   });
 
+  it('answers 504 with the run id when the target never answers in time on any attempt, and refunds', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=5000`, options: { retry_count: 1, timeout_ms: 400 } });
+    expect(status).toBe(504);
+    expect(body).toMatchObject({ statusCode: 504, error: 'Gateway Timeout', code: 'TIMEOUT', id: expect.any(String), attempts: 2, refunded: true });
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
+  });
+
   it('runs asynchronously: 202, then the outcome from /webhook/runs/:id', async () => {
     const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=300`, selectors: ['h1'], async: true });
     expect(status).toBe(202);

@@ -23,7 +23,7 @@ export function scrapeRoutes(deps: AppDeps): Router {
     const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: String(req.params.id) } }), auth.userId, 'run');
     const base = { id: run.id, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt, links: { self: `/webhook/runs/${run.id}` } };
     if (run.status === 'succeeded') {
-      res.json({ ...base, result: runBody(run, await getBalance(deps.db, auth.userId)) });
+      res.json({ ...base, result: runBody(run, await getBalance(deps.sql, auth.userId)) });
     } else if (run.status === 'failed') {
       res.json({ ...base, error: failedRunBody(run).body });
     } else if (run.status === 'cancelled') {

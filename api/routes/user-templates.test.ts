@@ -176,7 +176,7 @@ describe('run', () => {
     const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
     try {
       const described = await new Client({ connection }).workflow.getHandle(row!.workflowId).describe();
-      expect(described.type).toBe('scrapeWorkflow');
+      expect(described.type).toBe('scrapeBatchWorkflow');
       expect(described.searchAttributes).toMatchObject({ TemplateId: [template.id], AccountId: [owner.userId] });
     } finally {
       await connection.close();

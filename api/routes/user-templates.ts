@@ -80,7 +80,7 @@ export function userTemplateRoutes(deps: AppDeps): Router {
     const request = renderRun({ request: template.request as Record<string, unknown>, params: template.params as unknown as TemplateParam[] }, req.body);
     const answer = await startScrapeRun(deps, req.auth!, request, {
       workflowId: (runId) => workflowIds.templateRun(template.id, runId),
-      searchAttributes: { TemplateId: [template.id] },
+      templateId: template.id,
       memo: { templateId: template.id },
     });
     res.status(answer.status).json(answer.body);

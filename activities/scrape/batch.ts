@@ -1,0 +1,63 @@
+/**
+ * The activities of a scrape batch (workflows/scrape.workflow.ts `scrapeBatchWorkflow`), run as
+ * local activities by whichever worker runs the batch: normally the API process that started it
+ * (eager start), so a scrape's work and its answer stay in one process.
+ *
+ * The first attempt of every http scrape of a batch is ONE local activity: the SDK's cost is per
+ * activation, not per scrape, so a batch of N costs about what one scrape did. Attempts 2… go
+ * through a local activity per scrape with the scrape's own Temporal retry policy.
+ */
+import { Context } from '@temporalio/activity';
+import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
+import type { HttpEngine } from './http';
+import { type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+
+function activityInput(job: ScrapeJob): ScrapeActivityInput {
+  return { runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } };
+}
+
+export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { httpEngine: HttpEngine }) {
+  const engine = deps.httpEngine.scrape.bind(deps.httpEngine);
+  return {
+    /** Attempt 1 of each http scrape, all at once; an outcome per scrape (this activity does not throw for one scrape's failure). */
+    async scrapeFirstAttempts(input: { scrapes: ScrapeJob[] }): Promise<FirstAttemptOutcome[]> {
+      const signal = Context.current().cancellationSignal;
+      return Promise.all(
+        input.scrapes.map(async (job): Promise<FirstAttemptOutcome> => {
+          try {
+            await scrapeOnce(deps, engine, activityInput(job), 1, signal);
+            return { runId: job.runId, status: 'succeeded' };
+          } catch (error) {
+            const failure = toFailure(error);
+            return { runId: job.runId, status: 'failed', code: failure.type ?? 'SCRAPE_FAILED', message: failure.message, retryable: !failure.nonRetryable };
+          }
+        }),
+      );
+    },
+
+    /** Attempts 2… of one http scrape (the workflow gives this activity the scrape's retry policy). */
+    async retryScrape(input: { scrape: ScrapeJob }): Promise<ScrapeActivityOutput> {
+      const ctx = Context.current();
+      return scrapeOnce(deps, engine, activityInput(input.scrape), 1 + ctx.info.attempt, ctx.cancellationSignal);
+    },
+
+    /** Refunds and records the scrapes of a batch whose every attempt failed. */
+    async settleFailedScrapes(input: { failures: FailedScrape[] }): Promise<void> {
+      await Promise.all(input.failures.map((failed) => settleFailedScrape(deps, failed)));
+    },
+
+    /** Records the unfinished scrapes of a cancelled batch (an operator's cancel): what was spent stays spent. */
+    async cancelScrapes(input: { runIds: string[] }): Promise<void> {
+      await Promise.all(
+        input.runIds.map(async (runId) => {
+          if (await deps.runs.cancel(runId, { code: 'CANCELLED', message: 'the run was cancelled' })) {
+            const [run] = await deps.runs.finished([runId]);
+            if (run) deps.runEvents?.finished(run);
+          }
+        }),
+      );
+    },
+  };
+}
+
+export type ScrapeBatchActivities = ReturnType<typeof createScrapeBatchActivities>;

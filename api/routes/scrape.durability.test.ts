@@ -1,0 +1,175 @@
+/**
+ * Standalone scrapes under load survive a crash of any process (issue 9): 200 concurrent
+ * requests (http, a few failing on purpose, a few in browser mode), and mid-load one of
+ *   - the worker process (browser scrapes, and whatever the API processes hand over),
+ *   - the API process (it hosts the sync-queue worker: its batches are taken over by the worker
+ *     process once their workflow task times out),
+ *   - the Temporal dev server (file-backed, like `npm start`'s)
+ * is SIGKILLed and started again. Afterwards: every run a client was told about exists once,
+ * every run ends in a terminal state, each debited at most once and refunded exactly when it
+ * failed after its debit, and the account's ledger adds up to its balance.
+ * Real processes throughout; the fixture site and everything else on 127.0.0.1.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../lib/runtime/free-port';
+import { type RunningTemporal, startTemporalDevServer } from '../../lib/runtime/temporal-server';
+import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
+import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
+import { testEnv } from '../../test/helpers/env';
+import { type Stack, startStack } from '../../test/helpers/stack';
+
+jest.setTimeout(420_000);
+
+const LOAD = 200;
+const START_BALANCE = 100_000;
+let temporal: RunningTemporal;
+let temporalPort: number;
+let dbFile: string;
+let stack: Stack;
+let fixtures: FixtureServer;
+
+const startTemporal = () => startTemporalDevServer({ cliPath: testEnv('temporalCli'), port: temporalPort, dbFile });
+
+beforeAll(async () => {
+  dbFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scrape-durable-')), 'temporal.db');
+  temporalPort = await freePort();
+  [fixtures, temporal] = await Promise.all([startFixtureServer(), startTemporal()]);
+  stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address, BROWSER_CONCURRENCY: '2' } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await temporal?.stop();
+  await fixtures?.close();
+});
+
+/** What the 200 clients send: mostly slow-ish http pages, some targets that always fail, a few browser pages. */
+function requestBody(i: number): Record<string, unknown> {
+  if (i % 40 === 0) return { url: `${fixtures.url}/links?n=3`, mode: 'browser', selectors: ['h1'], options: { retry_count: 1 } };
+  if (i % 10 === 3) return { url: `${fixtures.url}/status/500`, options: { retry_count: 0 } };
+  return { url: `${fixtures.url}/slow?ms=${200 + (i % 5) * 150}`, selectors: ['h1'], options: { retry_count: 1 } };
+}
+
+interface ClientView {
+  /** Run ids the clients were given (in a 200, an error body with an id, or a 504). */
+  told: Set<string>;
+  statuses: Map<string, number>;
+}
+
+/** Sends LOAD requests at once; resolves when every client has an answer or an error. */
+function load(account: TestAccount): { view: ClientView; done: Promise<void> } {
+  const view: ClientView = { told: new Set(), statuses: new Map() };
+  const count = (key: string) => view.statuses.set(key, (view.statuses.get(key) ?? 0) + 1);
+  const done = Promise.all(
+    Array.from({ length: LOAD }, async (_, i) => {
+      try {
+        const res = await fetch(`${stack.baseUrl}/webhook/unblocker`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+          body: JSON.stringify(requestBody(i)),
+        });
+        const body = (await res.json()) as { id?: string };
+        count(String(res.status));
+        if (body.id) view.told.add(body.id);
+      } catch {
+        count('connection error');
+      }
+    }),
+  ).then(() => undefined);
+  return { view, done };
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`not within ${timeoutMs} ms: ${what}`);
+}
+
+const runsOf = (account: TestAccount) =>
+  sql<{ id: string; status: string; error: { code: string; refunded: boolean } | null; cost: number }>(stack.databaseUrl, 'SELECT id, status::text AS status, error, cost FROM scrape_run WHERE "userId" = $1', [account.userId]);
+
+/** The invariants after a crash, and the figures the closing note quotes. */
+async function expectConsistent(account: TestAccount, view: ClientView, label: string): Promise<void> {
+  // Every run ends: nothing is left queued or running once the service has recovered.
+  await waitUntil('every run finished', async () => (await runsOf(account)).every((r) => ['succeeded', 'failed', 'cancelled'].includes(r.status)));
+  const runs = await runsOf(account);
+  const byId = new Map(runs.map((r) => [r.id, r]));
+  const missing = [...view.told].filter((id) => !byId.has(id));
+  expect(missing).toEqual([]);
+  expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
+
+  const ledger = await sql<{ runId: string | null; reason: string; amount: number }>(stack.databaseUrl, 'SELECT "runId", reason::text AS reason, amount FROM credit_ledger WHERE "userId" = $1', [account.userId]);
+  const rows = (id: string, reason: string) => ledger.filter((l) => l.runId === id && l.reason === reason);
+  let doubleDebits = 0;
+  let debitsWithoutRun = 0;
+  let wrongRefunds = 0;
+  for (const l of ledger) if (l.reason === 'debit' && (!l.runId || !byId.has(l.runId))) debitsWithoutRun++;
+  for (const run of runs) {
+    const debits = rows(run.id, 'debit');
+    const refunds = rows(run.id, 'refund');
+    if (debits.length > 1 || refunds.length > 1) doubleDebits++;
+    if (debits.some((d) => d.amount !== -run.cost)) doubleDebits++;
+    // Succeeded: debited once, never refunded. Failed: refunded exactly when it had been debited
+    // (a run whose workflow never started was never debited), and its record says which.
+    if (run.status === 'succeeded' && (debits.length !== 1 || refunds.length !== 0)) wrongRefunds++;
+    if (run.status === 'failed' && refunds.length !== debits.length) wrongRefunds++;
+    if (run.status === 'failed' && run.error?.refunded !== refunds.length > 0) wrongRefunds++;
+  }
+  expect({ doubleDebits, debitsWithoutRun, wrongRefunds }).toEqual({ doubleDebits: 0, debitsWithoutRun: 0, wrongRefunds: 0 });
+  // The ledger reconciles: its debits and refunds are exactly how the balance moved since the test
+  // set it (the sign-up grant before that is a ledger row too, but not part of this movement).
+  const moved = ledger.filter((l) => l.reason === 'debit' || l.reason === 'refund').reduce((sum, l) => sum + l.amount, 0);
+  expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(START_BALANCE + moved);
+
+  const outcomes: Record<string, number> = {};
+  for (const run of runs) {
+    const outcome = run.status === 'failed' ? `failed ${run.error?.code}` : run.status;
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+  }
+  console.log(
+    `[durability under load] ${label}: ${LOAD} requests; client saw ${JSON.stringify(Object.fromEntries(view.statuses))}; ` +
+      `${view.told.size} run ids told, ${runs.length} runs recorded, all terminal: ${JSON.stringify(outcomes)}; ` +
+      `ledger ${ledger.filter((l) => l.reason === 'debit').length} debits, ${ledger.filter((l) => l.reason === 'refund').length} refunds, ` +
+      `0 double debits, 0 debits without a run, balance reconciles (${START_BALANCE} + ${moved})`,
+  );
+}
+
+/** Starts the load, waits until part of it has finished (work is in flight), then runs `crash`. */
+async function crashMidLoad(label: string, crash: () => Promise<void>): Promise<void> {
+  const account = await createAccount(stack.baseUrl);
+  await setBalance(stack.databaseUrl, account.userId, START_BALANCE);
+  const { view, done } = load(account);
+  await waitUntil('a quarter of the load finished', async () => (await runsOf(account)).filter((r) => r.status === 'succeeded').length >= LOAD / 4);
+  await crash();
+  await done;
+  await expectConsistent(account, view, label);
+}
+
+describe('standalone scrapes under load (200 concurrent requests) survive', () => {
+  it('the worker process killed and started again', async () => {
+    await crashMidLoad('worker SIGKILLed', async () => {
+      await stack.killWorker();
+      await stack.startWorker();
+    });
+  });
+
+  it('the API process killed and started again', async () => {
+    await crashMidLoad('API SIGKILLed', async () => {
+      await stack.killApi();
+      await stack.restartApi();
+    });
+  });
+
+  it('the Temporal dev server killed and started again (file-backed history)', async () => {
+    await crashMidLoad('Temporal dev server SIGKILLed', async () => {
+      temporal.process.kill('SIGKILL');
+      await new Promise((r) => temporal.process.once('exit', r));
+      temporal = await startTemporal();
+    });
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The `scrape_run` row's one owner for what the scrape path writes: creation, attempts and the
+ * terminal transitions. Every transition is guarded (`… WHERE status IN ('queued', 'running')`),
+ * so an outcome is written once: a late success never overwrites `cancelled`, a replayed
+ * activity finds the run finished and reports that instead of fetching again. A terminal write
+ * fires the `scrape_run_finished` notification (trigger, migration 20261122050000), which is how
+ * an API process learns of a run finished elsewhere.
+ *
+ * Plain SQL (lib/sql.ts): these statements are the hot path of every scrape.
+ */
+import type { SqlClient } from './sql';
+
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** What the API answers from: the row's columns a run body and an error body read. */
+export interface FinishedRun {
+  id: string;
+  url: string;
+  mode: string;
+  status: RunStatus;
+  attempts: number;
+  cost: number;
+  request: unknown;
+  result: unknown;
+  error: unknown;
+  httpStatus: number | null;
+  elapsedMs: number | null;
+}
+
+export interface NewRun {
+  id: string;
+  userId: string;
+  apiKeyId: string | null;
+  workflowId: string;
+  mode: string;
+  url: string;
+  request: unknown;
+  cost: number;
+}
+
+export interface RunFailure {
+  code: string;
+  message: string;
+  refunded?: boolean;
+}
+
+/** The stored result of a successful scrape (GET /webhook/runs/:id shows it). */
+export interface StoredResult {
+  final_url: string;
+  status: number;
+  headers: Record<string, string>;
+  html?: string;
+  data?: unknown[];
+  network?: unknown[];
+}
+
+const LIVE = `('queued', 'running')`;
+const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs"`;
+
+export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, values?: unknown[]): Promise<T[]> }) {
+  return {
+    /** Records runs about to start (one statement for a whole batch). */
+    async insert(runs: readonly NewRun[]): Promise<void> {
+      if (runs.length === 0) return;
+      await sql.query(
+        `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::int[])`,
+        [
+          runs.map((r) => r.id),
+          runs.map((r) => r.userId),
+          runs.map((r) => r.apiKeyId),
+          runs.map((r) => r.workflowId),
+          runs.map((r) => r.mode),
+          runs.map((r) => r.url),
+          runs.map((r) => JSON.stringify(r.request)),
+          runs.map((r) => r.cost),
+        ],
+      );
+    },
+
+    /**
+     * Marks an attempt as started. Returns null when it may go ahead, or the finished run when the
+     * run is already terminal (a replay after a crash, a cancel): the caller must not scrape again.
+     */
+    async startAttempt(runId: string, attempt: number): Promise<FinishedRun | null> {
+      const started = await sql.query<{ id: string }>(
+        `UPDATE scrape_run SET status = 'running', attempts = GREATEST(attempts, $2), "startedAt" = COALESCE("startedAt", now())
+         WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+        [runId, attempt],
+      );
+      if (started.length) return null;
+      const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
+      if (!rows[0]) throw new Error(`scrape run ${runId} does not exist`);
+      return rows[0];
+    },
+
+    /** Records a success with its result; false when the run had already finished. */
+    async succeed(runId: string, result: StoredResult, elapsedMs: number): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now()
+         WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+        [runId, JSON.stringify(result), result.status, elapsedMs],
+      );
+      return rows.length > 0;
+    },
+
+    /** Stores a result without finishing the run (pre-patch flow histories finish it with markSucceeded). */
+    async saveResult(runId: string, result: StoredResult, elapsedMs: number): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4 WHERE id = $1 AND status IN ${LIVE}`, [
+        runId,
+        JSON.stringify(result),
+        result.status,
+        elapsedMs,
+      ]);
+    },
+
+    async markSucceeded(runId: string): Promise<boolean> {
+      const rows = await sql.query(`UPDATE scrape_run SET status = 'succeeded', "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`, [runId]);
+      return rows.length > 0;
+    },
+
+    /**
+     * Records a failure (`refunded` says whether its credit went back). Returns the finished run,
+     * or null when it had already finished (nothing written).
+     */
+    async fail(runId: string, failure: RunFailure): Promise<FinishedRun | null> {
+      const rows = await sql.query<FinishedRun>(
+        `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
+        [runId, JSON.stringify({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Records runs that never started (their workflow could not be started): nothing was debited. */
+    async failUnstarted(runIds: readonly string[], failure: RunFailure): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = ANY($1::text[]) AND status IN ${LIVE}`, [
+        runIds,
+        JSON.stringify({ code: failure.code, message: failure.message, refunded: false }),
+      ]);
+    },
+
+    /** Records a cancellation (a flow run cancelled mid-scrape); false when already finished. */
+    async cancel(runId: string, failure: RunFailure): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+        [runId, JSON.stringify({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+      );
+      return rows.length > 0;
+    },
+
+    /** The runs among `runIds` that have finished, with what an answer needs. */
+    async finished(runIds: readonly string[]): Promise<FinishedRun[]> {
+      if (runIds.length === 0) return [];
+      return sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = ANY($1::text[]) AND status::text = ANY($2::text[])`, [
+        runIds,
+        TERMINAL_STATUSES,
+      ]);
+    },
+  };
+}
+
+export type ScrapeRunStore = ReturnType<typeof createScrapeRunStore>;
