@@ -3,9 +3,9 @@
  * run, starts it in a `scrapeBatchWorkflow` on the sync task queue, and waits for its outcome.
  *
  * Group commit. Requests of one account, mode and target host are gathered into one workflow
- * execution while that key's previous start is still under way (and, when other requests of the
- * key are in flight here, for `lingerMs` more): a lone request starts at once, a burst shares one
- * start. What a scrape costs Temporal is per workflow execution (~20 ms of CPU in the server and
+ * execution: while that key's previous start is still under way, and while other requests of the
+ * key are in flight here and could join, for at most `lingerMs`. A lone request starts at once;
+ * under load, a batch gathers what arrives meanwhile. What a scrape costs Temporal is per workflow execution (~20 ms of CPU in the server and
  * as much in the SDK, whatever the batch size: docs/benchmarks.md), so under load this is what
  * keeps a scrape cheap; at concurrency 1 it adds nothing. Each scrape keeps its own run row,
  * debit, retries, refund and outcome; the workflow id is `scrape-<first run id>` and the search
@@ -62,6 +62,8 @@ export interface DispatcherSettings {
 
 interface Batch {
   key: string;
+  /** When its first request arrived (it gathers for at most `lingerMs` from then). */
+  openedAt: number;
   workflowId: string;
   jobs: ScrapeJob[];
   bytes: number;
@@ -102,7 +104,7 @@ export function createScrapeDispatcher(deps: {
       rejectStarted = reject;
     });
     started.catch(() => undefined);
-    return { key, workflowId: options.workflowId ?? `scrape-${job.runId}`, jobs: [job], bytes, options, started, resolveStarted, rejectStarted };
+    return { key, openedAt: Date.now(), workflowId: options.workflowId ?? `scrape-${job.runId}`, jobs: [job], bytes, options, started, resolveStarted, rejectStarted };
   }
 
   async function start(batch: Batch): Promise<void> {
@@ -150,8 +152,8 @@ export function createScrapeDispatcher(deps: {
       batch.rejectStarted(error);
     }).finally(() => {
       state.starting = false;
-      // The requests that gathered meanwhile go now, together.
-      if (state.open.length) flush(state);
+      // The requests that gathered meanwhile go together (schedule decides when).
+      if (state.open.length) schedule(state);
       else if (state.inFlight === 0) states.delete(batch.key);
     });
   }
@@ -182,13 +184,24 @@ export function createScrapeDispatcher(deps: {
       batch = newBatch(key, job, bytes, options);
       state.open.push(batch);
     }
-    if (state.starting) return batch; // goes when the start in flight is done
-    if (batch.jobs.length >= settings.maxBatch || state.inFlight === 1 || settings.lingerMs <= 0) flush(state);
-    else {
-      const current = state;
-      current.linger ??= setTimeout(() => flush(current), settings.lingerMs);
-    }
+    schedule(state);
     return batch;
+  }
+
+  /**
+   * When the key's first open batch goes: never while a start of the key is in flight (it goes
+   * when that start is done); at once when it is full, or when every request of the key in this
+   * process is in it (nobody else could join); else when it has gathered for `lingerMs`.
+   */
+  function schedule(state: KeyState): void {
+    const batch = state.open[0];
+    if (!batch || state.starting) return;
+    const waited = Date.now() - batch.openedAt;
+    if (batch.jobs.length >= settings.maxBatch || state.inFlight <= batch.jobs.length || waited >= settings.lingerMs) {
+      flush(state);
+      return;
+    }
+    state.linger ??= setTimeout(() => flush(state), settings.lingerMs - waited);
   }
 
   function release(job: ScrapeJob, options: DispatchOptions): void {
@@ -198,6 +211,8 @@ export function createScrapeDispatcher(deps: {
     if (!state) return;
     state.inFlight--;
     if (state.inFlight === 0 && !state.starting && state.open.length === 0) states.delete(key);
+    // One fewer request that could still join: the open batch may not need to wait any more.
+    else schedule(state);
   }
 
   return {
