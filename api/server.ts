@@ -25,6 +25,7 @@ import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
 import { createRunWaiters } from './run-waiters';
+import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
 
 export async function startApi(config: Config): Promise<{ server: Server; port: number; close(): Promise<void> }> {
@@ -89,6 +90,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
     logger,
     settings: { maxBatch: config.SCRAPE_BATCH_MAX, lingerMs: config.SCRAPE_BATCH_LINGER_MS },
   });
+  const orphans = createOrphanRunReaper({ runs, temporal, logger });
   const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
@@ -103,6 +105,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      orphans.close();
       await temporal.close();
       waiters.close();
       await listener.close();

@@ -133,6 +133,12 @@ async function findLedger(db: Sql, idempotencyKey: string): Promise<LedgerRow | 
   return rows[0];
 }
 
+/** Whether the debit under `debitKey` has been refunded (by any refund key). */
+export async function isRefunded(db: Sql, debitKey: string): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ found: number }>>`SELECT 1 AS found FROM credit_ledger WHERE "refundOf" = ${debitKey} LIMIT 1`;
+  return rows.length > 0;
+}
+
 /** A replayed key must describe the same operation; anything else is a caller bug, refused loudly. */
 function sameOperation(existing: LedgerRow, expected: { userId: string; amount: number; reason: string }, key: string): void {
   if (existing.userId !== expected.userId || existing.amount !== expected.amount || existing.reason !== expected.reason) {

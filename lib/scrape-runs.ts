@@ -140,6 +140,19 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       ]);
     },
 
+    /**
+     * Standalone runs still queued that were recorded before `olderThanMs` ago, with their
+     * workflow ids (index scrape_run_queued_idx keeps this cheap: only queued rows are in it).
+     */
+    async queuedSince(olderThanMs: number, limit: number): Promise<Array<{ id: string; workflowId: string }>> {
+      return sql.query<{ id: string; workflowId: string }>(
+        `SELECT id, "workflowId" FROM scrape_run
+         WHERE status = 'queued' AND "flowRunId" IS NULL AND "createdAt" < now() - make_interval(secs => $1::double precision / 1000)
+         ORDER BY "createdAt" LIMIT $2`,
+        [olderThanMs, limit],
+      );
+    },
+
     /** Records a cancellation (a flow run cancelled mid-scrape); false when already finished. */
     async cancel(runId: string, failure: RunFailure): Promise<boolean> {
       const rows = await sql.query(
@@ -147,6 +160,11 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
         [runId, JSON.stringify({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
       );
       return rows.length > 0;
+    },
+
+    /** Notes on a finished run's error that its credit went back (a cancel's refund comes after the cancel). */
+    async markRefunded(runId: string): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
     },
 
     /** The runs among `runIds` that have finished, with what an answer needs. */

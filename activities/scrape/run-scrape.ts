@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { type CreditChange, debitCredit, refundCredit } from '../../lib/credit';
+import { type CreditChange, debitCredit, isRefunded, refundCredit } from '../../lib/credit';
 import type { Database } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -176,9 +176,13 @@ export interface FailedScrape {
  * no debit, nothing to refund) and the run is recorded failed, saying whether it was refunded.
  */
 export async function settleFailedScrape(deps: ScrapeActivityDeps, failed: FailedScrape): Promise<void> {
-  const refund = await refundCredit(deps.sql, { debitKey: scrapeCreditKeys.debit(failed.runId) });
+  const debitKey = scrapeCreditKeys.debit(failed.runId);
+  const refund = await refundCredit(deps.sql, { debitKey });
   if (refund.applied) deps.metrics.creditsRefunded.inc();
-  const run = await deps.runs.fail(failed.runId, { code: failed.code, message: failed.message, refunded: refund.applied });
+  // A retry of this activity after its refund committed (a crash before the run was recorded)
+  // finds the refund done: the record still says refunded.
+  const refunded = refund.applied || (await isRefunded(deps.sql, debitKey));
+  const run = await deps.runs.fail(failed.runId, { code: failed.code, message: failed.message, refunded });
   if (run) deps.runEvents?.finished(run);
 }
 

@@ -105,22 +105,22 @@ async function expectConsistent(account: TestAccount, view: ClientView, label: s
 
   const ledger = await sql<{ runId: string | null; reason: string; amount: number }>(stack.databaseUrl, 'SELECT "runId", reason::text AS reason, amount FROM credit_ledger WHERE "userId" = $1', [account.userId]);
   const rows = (id: string, reason: string) => ledger.filter((l) => l.runId === id && l.reason === reason);
-  let doubleDebits = 0;
-  let debitsWithoutRun = 0;
-  let wrongRefunds = 0;
-  for (const l of ledger) if (l.reason === 'debit' && (!l.runId || !byId.has(l.runId))) debitsWithoutRun++;
-  for (const run of runs) {
-    const debits = rows(run.id, 'debit');
-    const refunds = rows(run.id, 'refund');
-    if (debits.length > 1 || refunds.length > 1) doubleDebits++;
-    if (debits.some((d) => d.amount !== -run.cost)) doubleDebits++;
-    // Succeeded: debited once, never refunded. Failed: refunded exactly when it had been debited
-    // (a run whose workflow never started was never debited), and its record says which.
-    if (run.status === 'succeeded' && (debits.length !== 1 || refunds.length !== 0)) wrongRefunds++;
-    if (run.status === 'failed' && refunds.length !== debits.length) wrongRefunds++;
-    if (run.status === 'failed' && run.error?.refunded !== refunds.length > 0) wrongRefunds++;
-  }
-  expect({ doubleDebits, debitsWithoutRun, wrongRefunds }).toEqual({ doubleDebits: 0, debitsWithoutRun: 0, wrongRefunds: 0 });
+  // Each list names the offending runs with what they hold, so a failure says what went wrong.
+  const summary = (run: (typeof runs)[number]) => ({ id: run.id, status: run.status, error: run.error, debits: rows(run.id, 'debit').length, refunds: rows(run.id, 'refund').length });
+  const debitsWithoutRun = ledger.filter((l) => l.reason === 'debit' && (!l.runId || !byId.has(l.runId)));
+  const doubleDebits = runs.filter((run) => rows(run.id, 'debit').length > 1 || rows(run.id, 'refund').length > 1 || rows(run.id, 'debit').some((d) => d.amount !== -run.cost)).map(summary);
+  // Succeeded: debited once, never refunded. Failed: refunded exactly when it had been debited
+  // (a run whose workflow never started was never debited), and its record says which.
+  const wrongRefunds = runs
+    .filter((run) => {
+      const debits = rows(run.id, 'debit').length;
+      const refunds = rows(run.id, 'refund').length;
+      if (run.status === 'succeeded') return debits !== 1 || refunds !== 0;
+      if (run.status === 'failed') return refunds !== debits || run.error?.refunded !== refunds > 0;
+      return false;
+    })
+    .map(summary);
+  expect({ doubleDebits, debitsWithoutRun, wrongRefunds }).toEqual({ doubleDebits: [], debitsWithoutRun: [], wrongRefunds: [] });
   // The ledger reconciles: its debits and refunds are exactly how the balance moved since the test
   // set it (the sign-up grant before that is a ledger row too, but not part of this movement).
   const moved = ledger.filter((l) => l.reason === 'debit' || l.reason === 'refund').reduce((sum, l) => sum + l.amount, 0);
@@ -163,6 +163,26 @@ describe('standalone scrapes under load (200 concurrent requests) survive', () =
       await stack.killApi();
       await stack.restartApi();
     });
+  });
+
+  it('a run recorded but never started (the API stopped between the two) is failed, uncharged', async () => {
+    // What a kill between api/scrape-dispatch.ts's insert and its workflow start leaves behind,
+    // made on purpose: a queued run, older than the reaper's grace, whose workflow does not exist.
+    const account = await createAccount(stack.baseUrl);
+    await setBalance(stack.databaseUrl, account.userId, START_BALANCE);
+    const runId = `orphan-${Date.now()}`;
+    await sql(
+      stack.databaseUrl,
+      `INSERT INTO scrape_run (id, "userId", "workflowId", mode, url, request, cost, "createdAt")
+       VALUES ($1, $2, $3, 'http', $4, $5::jsonb, 1, now() - interval '10 minutes')`,
+      [runId, account.userId, `scrape-${runId}`, `${fixtures.url}/links`, JSON.stringify({ url: `${fixtures.url}/links`, mode: 'http' })],
+    );
+    await waitUntil('the orphan run failed', async () => (await runsOf(account))[0]?.status === 'failed', 120_000);
+    const [run] = await runsOf(account);
+    expect(run!.error).toMatchObject({ code: 'INTERNAL', refunded: false });
+    const res = await fetch(`${stack.baseUrl}/webhook/runs/${runId}`, { headers: { 'x-api-key': account.apiKey } });
+    expect(await res.json()).toMatchObject({ id: runId, status: 'failed' });
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(START_BALANCE);
   });
 
   it('the Temporal dev server killed and started again (file-backed history)', async () => {
