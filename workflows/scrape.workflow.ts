@@ -260,7 +260,7 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
     await Promise.all([runHttp(input.scrapes.filter((job) => job.request.mode === 'http')), ...input.scrapes.filter((job) => job.request.mode !== 'http').map(runBrowser)]);
   } catch (error) {
     if (isCancellation(error)) {
-      // An operator cancelled the batch: its unfinished runs are recorded cancelled (nothing refunded).
+      // An operator cancelled the batch: its unfinished runs are recorded cancelled and refunded.
       await CancellationScope.nonCancellable(() => batchBookkeeping.cancelScrapes({ runIds: input.scrapes.map((job) => job.runId) }));
     }
     throw error;

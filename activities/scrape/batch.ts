@@ -9,6 +9,8 @@
  */
 import { Context } from '@temporalio/activity';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
+import { isRefunded, refundCredit } from '../../lib/credit';
+import { scrapeCreditKeys } from '../../workflows/definitions';
 import type { HttpEngine } from './http';
 import { type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 
@@ -47,13 +49,21 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { httpEng
     },
 
     /** Records the unfinished scrapes of a cancelled batch (an operator's cancel): what was spent stays spent. */
+    /**
+     * The batch was cancelled (Temporal UI/CLI): every run still live is recorded cancelled and,
+     * when it had been debited, refunded (no credit for work not done). A run that finished first
+     * keeps its outcome and its debit.
+     */
     async cancelScrapes(input: { runIds: string[] }): Promise<void> {
       await Promise.all(
         input.runIds.map(async (runId) => {
-          if (await deps.runs.cancel(runId, { code: 'CANCELLED', message: 'the run was cancelled' })) {
-            const [run] = await deps.runs.finished([runId]);
-            if (run) deps.runEvents?.finished(run);
-          }
+          if (!(await deps.runs.cancel(runId, { code: 'CANCELLED', message: 'the run was cancelled' }))) return;
+          const debitKey = scrapeCreditKeys.debit(runId);
+          const refund = await refundCredit(deps.sql, { debitKey });
+          if (refund.applied) deps.metrics.creditsRefunded.inc();
+          if (refund.applied || (await isRefunded(deps.sql, debitKey))) await deps.runs.markRefunded(runId);
+          const [run] = await deps.runs.finished([runId]);
+          if (run) deps.runEvents?.finished(run);
         }),
       );
     },

@@ -2,7 +2,9 @@
  * POST /webhook/unblocker end to end: real API and worker processes, Temporal, PostgreSQL,
  * Debian's Chromium, and the local fixture site. Each spec rule with its status and body.
  */
+import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../lib/runtime/free-port';
+import { testEnv } from '../../test/helpers/env';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
@@ -28,6 +30,15 @@ afterAll(async () => {
 beforeEach(async () => {
   await setBalance(stack.databaseUrl, account.userId, 10_000);
 });
+
+/** Polls `check` until it holds (a generous bound: the machine may be loaded). */
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 async function scrape(body: unknown, headers: Record<string, string> = { 'x-api-key': account.apiKey }) {
   const res = await fetch(`${stack.baseUrl}/webhook/unblocker`, {
@@ -124,6 +135,36 @@ describe('http mode', () => {
     }
     expect(run.status).toBe('succeeded');
     expect(run.result!.data[0]!.results[0]!.text).toBe('Slow 300');
+  });
+
+  it('a batch cancelled by an operator (Temporal UI/CLI): its unfinished run is cancelled and refunded', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=20000`, async: true });
+    expect(status).toBe(202);
+    const runId = String(body.id);
+    const rowOf = async () =>
+      (await sql<{ workflowId: string; status: string; error: { code: string; refunded: boolean } | null }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status, error FROM scrape_run WHERE id = $1', [runId]))[0]!;
+    // Cancelled once its attempt is under way (debited), the way an operator would find it.
+    await waitFor(async () => (await rowOf()).status === 'running');
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - 1);
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const client = new Client({ connection });
+      // Visibility is eventually consistent: wait until the search attribute finds it.
+      let ids: string[] = [];
+      await waitFor(async () => {
+        ids = [];
+        for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${runId}"` })) ids.push(execution.workflowId);
+        return ids.length > 0;
+      });
+      expect(ids).toEqual([(await rowOf()).workflowId]);
+      await client.workflow.getHandle(ids[0]!).cancel();
+    } finally {
+      await connection.close();
+    }
+    await waitFor(async () => (await rowOf()).status === 'cancelled');
+    expect((await rowOf()).error).toMatchObject({ code: 'CANCELLED', refunded: true });
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
   });
 });
 
