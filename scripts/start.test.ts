@@ -42,7 +42,7 @@ describe('npm start (the supervisor)', () => {
   it('starts PostgreSQL, Temporal with its UI, a worker and the API, and SIGTERM stops them all', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scrape-start-'));
     chmodSync(dataDir, 0o755); // PostgreSQL runs as the `postgres` user when we are root
-    const [apiPort, temporalPort, uiPort, pgPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [apiPort, temporalPort, uiPort, pgPort, supervisorPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const output: string[] = [];
     const supervisor: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
       env: {
@@ -53,6 +53,7 @@ describe('npm start (the supervisor)', () => {
         TEMPORAL_UI_PORT: String(uiPort),
         EMBEDDED_PG_PORT: String(pgPort),
         WORKER_METRICS_PORT: '0',
+        SUPERVISOR_PORT: String(supervisorPort),
         TEMPORAL_CLI_PATH: testEnv('temporalCli'),
         DATABASE_URL: '',
         TEMPORAL_ADDRESS: '',
@@ -73,6 +74,17 @@ describe('npm start (the supervisor)', () => {
       expect(printed).toContain(`API          http://127.0.0.1:${apiPort}`);
       expect(printed).toContain(uiLine);
       expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
+      // The supervisor's own endpoint: every process running, restart counters at zero.
+      const status = (await (await fetch(`http://127.0.0.1:${supervisorPort}/readyz`)).json()) as { status: string; processes: Array<{ name: string; state: string }> };
+      expect(status.status).toBe('ready');
+      expect(status.processes.map((p) => [p.name, p.state])).toEqual([
+        ['postgres', 'running'],
+        ['temporal', 'running'],
+        ['worker', 'running'],
+        ['api', 'running'],
+      ]);
+      const metrics = await (await fetch(`http://127.0.0.1:${supervisorPort}/metrics`)).text();
+      expect(metrics).toContain('supervisor_restarts_total{process="worker"} 0');
     } finally {
       supervisor.kill('SIGTERM');
     }

@@ -5,6 +5,7 @@
  * We drive the binaries ourselves rather than through the package's class: the class installs
  * a process-wide SIGINT/SIGTERM hook that exits the process as soon as PostgreSQL stops, which
  * cuts short our ordered shutdown (API, then worker, then Temporal, then PostgreSQL).
+ *
  * PostgreSQL refuses to run as root, so as root it runs as a `postgres` system user.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -13,12 +14,18 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, stat
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { reapStaleProcess, writePidFile } from './stale-process';
+import { processesWorkingIn, reapStaleProcess, waitForExit, writePidFile } from './stale-process';
 
 export interface RunningPostgres {
   /** Connection URL of the given database (default: the service database). */
   url(database?: string): string;
   createDatabase(name: string): Promise<void>;
+  /** The postmaster's pid. */
+  pid: number | undefined;
+  /** Resolves once the server has exited (stopped, or died). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The data folder. */
+  databaseDir: string;
   stop(): Promise<void>;
 }
 
@@ -27,6 +34,10 @@ export interface EmbeddedPostgresOptions {
   port: number;
   database?: string;
   onLog?: (line: string) => void;
+  /** Aborting stops a server still starting; the start then rejects. */
+  signal?: AbortSignal;
+  /** How long recovery and start-up may take before the start counts as failed. */
+  startTimeoutMs?: number;
 }
 
 export const SERVICE_DATABASE = 'scrape';
@@ -45,7 +56,9 @@ async function binaries(): Promise<Binaries> {
   }
 }
 
-function postgresUser(): { uid: number; gid: number } | undefined {
+type Owner = { uid: number; gid: number };
+
+function postgresUser(): Owner | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   try {
@@ -56,7 +69,7 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   }
 }
 
-function run(command: string, args: string[], owner: { uid: number; gid: number } | undefined): Promise<string> {
+function run(command: string, args: string[], owner: Owner | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -67,24 +80,47 @@ function run(command: string, args: string[], owner: { uid: number; gid: number 
   });
 }
 
+/**
+ * Backends of a postmaster killed outright live on until they notice, and keep its shared
+ * memory attached: a new postmaster on the same data refuses to start until they are gone.
+ * They work in the data folder, which identifies them. They normally leave within a moment;
+ * any still there after `graceMs` is killed (the new server's crash recovery covers them).
+ */
+async function waitForOrphanedBackends(databaseDir: string, log: (line: string) => void, graceMs = 10_000): Promise<void> {
+  const orphans = processesWorkingIn(databaseDir);
+  if (orphans.length === 0) return;
+  log(`waiting for ${orphans.length} process(es) of the previous PostgreSQL server to exit`);
+  const left = await waitForExit(orphans, graceMs);
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await waitForExit(left, graceMs);
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const log = options.onLog ?? (() => undefined);
+  const owner = postgresUser();
   const bin = await binaries();
-  const databaseDir = path.join(options.dataDir, 'postgres');
   const passwordFile = path.join(options.dataDir, 'postgres.password');
   const pidFile = path.join(options.dataDir, 'postgres.supervisor.pid');
   mkdirSync(options.dataDir, { recursive: true });
   // A per-installation password, kept out of the repo and out of logs.
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
-  const owner = postgresUser();
+  const databaseDir = path.join(options.dataDir, 'postgres');
+  const scratchDir = options.dataDir;
   // Running as the `postgres` user, the server must be able to traverse DATA_DIR (not list it).
   if (owner) chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o011);
-  await reapStaleProcess(pidFile, bin.postgres, options.onLog);
+  await reapStaleProcess(pidFile, bin.postgres, log);
 
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     rmSync(databaseDir, { recursive: true, force: true });
     mkdirSync(databaseDir, { recursive: true, mode: 0o700 });
-    const initPasswordFile = path.join(databaseDir, '..', `.pg-init-${process.pid}`);
+    const initPasswordFile = path.join(scratchDir, `.pg-init-${process.pid}`);
     writeFileSync(initPasswordFile, `${password}\n`, { mode: 0o600 });
     if (owner) {
       chownSync(databaseDir, owner.uid, owner.gid);
@@ -95,6 +131,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     } finally {
       rmSync(initPasswordFile, { force: true });
     }
+  } else {
+    await waitForOrphanedBackends(databaseDir, log);
   }
 
   // Detached: Ctrl-C reaches the supervisor only, which stops PostgreSQL last, after the API and
@@ -105,19 +143,50 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     { ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   writePidFile(pidFile, child.pid);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let log = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      options.onLog?.(text.trim());
-      log += text;
-      if (log.includes('ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`Embedded PostgreSQL exited during start-up (code ${code}); is port ${options.port} taken?\n${log.slice(-2000)}`)),
-    );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGINT'); // "fast" shutdown: clean, rolls back open transactions
+      await exited;
+    }
+    rmSync(pidFile, { force: true });
+  };
+
+  let log_ = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    log(text.trim());
+    if (log_.length < 20_000) log_ += text;
   });
+  const timeoutMs = options.startTimeoutMs ?? 120_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Embedded PostgreSQL was not ready within ${timeoutMs} ms:\n${log_.slice(-2000)}`)), timeoutMs);
+      const onAbort = () => reject(new Error('Embedded PostgreSQL start-up aborted'));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.signal?.aborted) onAbort();
+      const done = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      child.stderr?.on('data', () => {
+        if (log_.includes('ready to accept connections')) {
+          done();
+          resolve();
+        }
+      });
+      child.once('exit', (code, signal) => {
+        done();
+        reject(new Error(`Embedded PostgreSQL exited during start-up (code ${code}, signal ${signal}); is port ${options.port} taken?\n${log_.slice(-2000)}`));
+      });
+    });
+  } catch (error) {
+    // Immediate shutdown of a server that is still recovering or starting (SIGQUIT), then wait.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
+    await exited;
+    rmSync(pidFile, { force: true });
+    throw error;
+  }
 
   const url = (database = options.database ?? SERVICE_DATABASE) =>
     `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`;
@@ -132,19 +201,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await client.end();
     }
   };
-  await createDatabase(options.database ?? SERVICE_DATABASE);
+  try {
+    await createDatabase(options.database ?? SERVICE_DATABASE);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 
-  return {
-    url,
-    createDatabase,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGINT'); // "fast" shutdown: clean, rolls back open transactions
-        await exited;
-      }
-      rmSync(pidFile, { force: true });
-    },
-  };
+  return { url, createDatabase, pid: child.pid, exited, databaseDir, stop };
 }
 
 /** URL of the embedded server's service database, for tools run beside `npm start`. */
