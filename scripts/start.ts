@@ -103,6 +103,7 @@ async function main(): Promise<void> {
         const postgres = await startEmbeddedPostgres({
           dataDir: config.dataDir,
           port: config.EMBEDDED_PG_PORT,
+          runtimeDir: config.EMBEDDED_PG_RUNTIME_DIR,
           signal,
           onLog: (line) => output.push(line),
         });

