@@ -12,6 +12,8 @@
  */
 import type { Server } from 'node:http';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
 import { ConfigError, loadConfig, processEnvironment } from '../lib/config';
 import { redactUrl } from '../lib/logger';
 import { runMigrations } from '../lib/migrate';
@@ -20,6 +22,7 @@ import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../lib/runtime/postg
 import { CrashLoopError, DEFAULT_RESTART_POLICY, Supervisor, type SupervisorEvent, formatDuration } from '../lib/runtime/supervisor';
 import { createSupervisorMetrics, serveSupervisor } from '../lib/runtime/supervisor-endpoint';
 import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
+import { taskQueues } from '../workflows/definitions';
 
 const root = path.resolve(__dirname, '..');
 const say = (line: string) => console.log(`[start] ${line}`);
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     say('stopping...');
     await supervisor.stop(STOP_ORDER.filter((name) => supervisor.status().processes.some((p) => p.name === name)));
     await new Promise<void>((resolve) => (endpoint ? endpoint.close(() => resolve()) : resolve()));
+    await (await temporalConnection?.catch(() => undefined))?.close();
     say('stopped');
     process.exit(exitCode);
   };
@@ -147,6 +151,27 @@ async function main(): Promise<void> {
     SUPERVISOR_URL: supervisorUrl,
   });
   const apiUrl = `http://127.0.0.1:${config.PORT}`;
+
+  // A worker is ready once Temporal lists it among the pollers of its task queue (SDK identity
+  // `<pid>@<host>`): true whatever LOG_LEVEL hides. One connection, opened on first use.
+  let temporalConnection: Promise<Connection> | undefined;
+  const workerPolling = async (pid: number) => {
+    temporalConnection ??= Connection.connect({ address: temporalAddress, connectTimeout: '5s' }).catch((error: unknown) => {
+      temporalConnection = undefined;
+      throw error;
+    });
+    const connection = await temporalConnection;
+    const queues = taskQueues(config.TASK_QUEUE_PREFIX);
+    const browserOnly = config.WORKER_QUEUES === 'browser';
+    const answer = await connection.withDeadline(Date.now() + 2000, () =>
+      connection.workflowService.describeTaskQueue({
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: { name: browserOnly ? queues.browser : queues.main },
+        taskQueueType: browserOnly ? proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY : proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      }),
+    );
+    return (answer.pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`));
+  };
   const forward = (line: string, stream: 'stdout' | 'stderr') => (stream === 'stdout' ? process.stdout : process.stderr).write(`${line}\n`);
   supervisor.add({
     name: 'worker',
@@ -158,8 +183,8 @@ async function main(): Promise<void> {
         env: childEnv(),
         output,
         forward,
-        // The worker logs this once every task-queue worker has been created (bundling included).
-        ready: { line: /"msg":"worker started"/ },
+        // The log line is the quick way (LOG_LEVEL info and below); polling is the sure one.
+        ready: { line: /"msg":"worker started"/, check: workerPolling },
         signal,
         startTimeoutMs: 180_000,
       }),

@@ -17,8 +17,11 @@ export interface NodeProcessOptions {
   output: OutputTail;
   /** Each line the process prints, as it prints it (the supervisor's own stdout/stderr). */
   forward: (line: string, stream: 'stdout' | 'stderr') => void;
-  /** Ready when a line matches, or when the URL answers 2xx. */
-  ready: { line: RegExp } | { url: string };
+  /**
+   * Ready when a line matches, when `check(pid)` answers true (asked every 200 ms), or when the
+   * URL answers 2xx.
+   */
+  ready: { line?: RegExp; check?: (pid: number) => Promise<boolean> } | { url: string };
   signal: AbortSignal;
   /** Start-up longer than this counts as a failed start (the process is killed). */
   startTimeoutMs: number;
@@ -46,7 +49,12 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Chi
   child.stdin?.on('error', () => undefined);
 
   let readyLine = false;
-  const lineReady = 'line' in options.ready ? options.ready.line : undefined;
+  const lineReady = 'url' in options.ready ? undefined : options.ready.line;
+  const ready = async (): Promise<boolean> => {
+    if ('url' in options.ready) return answers(options.ready.url);
+    if (readyLine) return true;
+    return options.ready.check && child.pid ? options.ready.check(child.pid).catch(() => false) : false;
+  };
   const streamsClosed: Array<Promise<unknown>> = [];
   for (const [stream, name] of [
     [child.stdout, 'stdout'],
@@ -98,7 +106,7 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Chi
       }
       if (options.signal.aborted) throw new Error('start-up aborted');
       if (Date.now() > deadline) throw new Error(`not ready within ${options.startTimeoutMs} ms`);
-      if (lineReady ? readyLine : await answers((options.ready as { url: string }).url)) break;
+      if (await ready()) break;
       await Promise.race([new Promise((r) => setTimeout(r, 200)), exited]);
     }
   } catch (error) {
