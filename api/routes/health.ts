@@ -3,8 +3,8 @@ import { errorBody } from '../../lib/errors';
 import type { AppDeps } from '../app';
 import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
 
-/** Processes the API probes itself (database, temporal) or is (api): not taken from the supervisor. */
-const OWN_CHECKS = new Set(['postgres', 'temporal', 'api']);
+/** Supervised processes the API also probes itself, by the name of their check. */
+const PROBED: Record<string, 'database' | 'temporal'> = { postgres: 'database', temporal: 'temporal' };
 
 interface SupervisedProcess {
   name: string;
@@ -12,9 +12,11 @@ interface SupervisedProcess {
 }
 
 /**
- * Under `npm start`, the supervisor's view of the processes the API cannot probe (the worker):
- * 'ok' when running, else 'restarting' (or 'failed', 'stopped'). Undefined when there is no
- * supervisor or it does not answer: the API's own checks then decide alone.
+ * Under `npm start`, the supervisor's view of its processes, by check name (postgres → database,
+ * temporal → temporal, the worker by its own name; the API is this process): 'ok' when running,
+ * else 'restarting' (or 'failed', 'stopped'). It covers what the API cannot probe (the worker)
+ * and a restart quicker than a probe's own retries. Undefined when there is no supervisor or
+ * it does not answer: the API's own probes then decide alone.
  */
 async function supervisedChecks(supervisorUrl: string | undefined): Promise<{ checks: Record<string, string>; starting: boolean } | undefined> {
   if (!supervisorUrl) return undefined;
@@ -23,8 +25,8 @@ async function supervisedChecks(supervisorUrl: string | undefined): Promise<{ ch
     const body = (await res.json()) as { status?: string; processes?: SupervisedProcess[] };
     const checks: Record<string, string> = {};
     for (const p of body.processes ?? []) {
-      if (OWN_CHECKS.has(p.name)) continue;
-      checks[p.name] = p.state === 'running' ? 'ok' : p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' ? p.state : 'restarting';
+      if (p.name === 'api') continue;
+      checks[PROBED[p.name] ?? p.name] = p.state === 'running' ? 'ok' : p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' ? p.state : 'restarting';
     }
     return { checks, starting: body.status === 'starting' };
   } catch {
@@ -44,15 +46,15 @@ export function healthRoutes(deps: AppDeps, dependencies: DependencyMonitor): Ro
    */
   router.get('/readyz', async (_req, res) => {
     const [probed, supervised] = await Promise.all([dependencies.probe(), supervisedChecks(deps.config.SUPERVISOR_URL)]);
-    const checks: Record<string, string> = {
-      database: probed.database === 'ok' ? 'ok' : 'unreachable',
-      temporal: probed.temporal === 'ok' ? 'ok' : 'unreachable',
-      ...supervised?.checks,
-    };
+    // A probe that fails says 'unreachable'; one that passes defers to the supervisor ('restarting').
+    const checks: Record<string, string> = { ...supervised?.checks };
+    for (const name of ['database', 'temporal'] as const) {
+      checks[name] = probed[name] !== 'ok' ? 'unreachable' : (supervised?.checks[name] ?? 'ok');
+    }
     const reasons = Object.entries(checks)
       .filter(([, value]) => value !== 'ok')
       .map(([name, value]) => {
-        if (name === 'database' || name === 'temporal') return `${DEPENDENCY_LABEL[name]} ${value} (${probed[name]})`;
+        if (name === 'database' || name === 'temporal') return `${DEPENDENCY_LABEL[name]} ${value}${probed[name] !== 'ok' ? ` (${probed[name]})` : ''}`;
         return `${name} ${value}`;
       });
     if (reasons.length === 0) {
