@@ -60,7 +60,9 @@ async function main(): Promise<void> {
         say(`${event.name} failed to start (${event.failuresInWindow} of ${DEFAULT_RESTART_POLICY.maxStartFailures} allowed within ${formatDuration(DEFAULT_RESTART_POLICY.startFailureWindowMs)}): ${event.error.message.split('\n')[0]}`);
         break;
       case 'restart-scheduled':
-        say(`degraded: ${event.name} ${event.cause}; restarting it in ${formatDuration(event.delayMs)} (restart ${event.restart})`);
+        // After a failed start-up the cause was just printed (start-failed): say only what comes next.
+        if (event.cause.startsWith('failed to start')) say(`retrying ${event.name} in ${formatDuration(event.delayMs)} (restart ${event.restart})`);
+        else say(`degraded: ${event.name} ${event.cause}; restarting it in ${formatDuration(event.delayMs)} (restart ${event.restart})`);
         break;
       case 'waiting':
         say(`${event.name} waits for ${event.on.join(' and ')} to run`);

@@ -125,7 +125,7 @@ describe('Supervisor (real child processes)', () => {
     expect(await gaveUp).toBe(error);
     const crash = error as CrashLoopError;
     expect(crash.processName).toBe('postgres');
-    expect(crash.message).toMatch(/^postgres failed to start 5 times within 120 s; giving up/);
+    expect(crash.message).toMatch(/^postgres failed to start 5 times within 2 min; giving up/);
     expect(crash.message).toContain('FATAL: could not bind to port 5432');
     expect(events.filter((e) => e.type === 'start-failed')).toHaveLength(5);
     // Four waits between five attempts, doubling.

@@ -126,7 +126,7 @@ export class CrashLoopError extends Error {
     readonly lastLines: string[],
   ) {
     super(
-      `${processName} failed to start ${failures} times within ${Math.round(windowMs / 1000)} s; giving up. Last error: ${lastError.message.split('\n')[0]}` +
+      `${processName} failed to start ${failures} times within ${formatDuration(windowMs)}; giving up. Last error: ${lastError.message.split('\n')[0]}` +
         (lastLines.length ? `\nIts last lines:\n${lastLines.map((l) => `  | ${l}`).join('\n')}` : '\nIt printed nothing.'),
     );
     this.name = 'CrashLoopError';
@@ -410,6 +410,7 @@ export class Supervisor {
 export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
   const minutes = Math.floor(ms / 60_000);
-  if (minutes < 60) return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+  const seconds = Math.round((ms % 60_000) / 1000);
+  if (minutes < 60) return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
