@@ -55,6 +55,9 @@ function databaseError(error: Loose): boolean {
 function temporalError(error: Loose): boolean {
   // A gRPC service error carries `details` and `metadata`; the client wraps it as `cause`.
   if (error.code === GRPC_UNAVAILABLE && typeof error.details === 'string' && isRecord(error.metadata)) return true;
+  // The first connection (the API's lazy client) fails with grpc-js's own message; the only gRPC
+  // server the API talks to is Temporal.
+  if (error.message === 'Failed to connect before the deadline') return true;
   return error.name === 'ServiceError' && typeof error.message === 'string' && error.message.startsWith('Failed to connect');
 }
 
