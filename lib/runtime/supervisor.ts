@@ -167,19 +167,20 @@ export class Supervisor {
   private readonly processes = new Map<string, Managed>();
   private readonly changes = new EventEmitter();
   private readonly policy: RestartPolicy;
+  private readonly onEvent: (event: SupervisorEvent) => void;
+  /** Lines kept per process for the give-up message. */
+  private readonly outputLines: number;
+  private readonly giveUpListeners: Array<(error: CrashLoopError) => void> = [];
   private stopping = false;
   private gaveUp?: CrashLoopError;
-  private giveUpListeners: Array<(error: CrashLoopError) => void> = [];
 
   constructor(options: { policy?: Partial<RestartPolicy>; onEvent?: (event: SupervisorEvent) => void; outputLines?: number } = {}) {
     this.policy = { ...DEFAULT_RESTART_POLICY, ...options.policy };
     this.onEvent = options.onEvent ?? (() => undefined);
     this.outputLines = options.outputLines ?? 20;
+    // Every waiting process listens for state changes; a handful at most, but never warn.
     this.changes.setMaxListeners(100);
   }
-
-  private readonly onEvent: (event: SupervisorEvent) => void;
-  private readonly outputLines: number;
 
   add(spec: ProcessSpec): void {
     if (this.processes.has(spec.name)) throw new Error(`${spec.name} is already supervised`);
