@@ -153,6 +153,15 @@ const configSchema = z.object({
   SUBSCRIPTION_PLANS: jsonList(planSchema).default(DEFAULT_PLANS),
   /** Length of a subscription period (default 30 days); short in tests. */
   SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
+  /** Port of the `npm start` supervisor's own /readyz and /metrics (loopback only); 0 = off. */
+  SUPERVISOR_PORT: port.default(9465),
+  /** Set by `npm start` on the API: the supervisor's endpoint, so /readyz can report the processes it restarts. */
+  SUPERVISOR_URL: z.string().url('must be a URL').optional(),
+  /**
+   * Run as root, PostgreSQL runs as the `postgres` user; binaries or data that user cannot reach
+   * (a clone in a private home folder) are placed here instead (docs/operations.md).
+   */
+  EMBEDDED_PG_RUNTIME_DIR: z.string().min(1).default('/var/lib/scrape-api'),
   /** Set by the supervisor (scripts/start.ts, tests) on its children: exit when the parent's stdin pipe closes. */
   EXIT_WITH_PARENT: booleanFlag.default(false),
 });
