@@ -241,7 +241,9 @@ export async function cancelSubscription(deps: SubscriptionDeps, subscriptionId:
     return { subscription: cancelled, changed: true };
   });
   const sub = outcome.subscription;
-  if (!outcome.changed) return sub;
+  // A repeated cancel redoes what follows (each step is idempotent), so one that failed after its
+  // commit (Temporal unreachable) is completed by the user's retry.
+  if (!outcome.changed && (sub.status !== 'cancelled' || !sub.cancelAt)) return sub;
   const end = sub.cancelAt!;
   const at = sub.cancelledAt!;
   const client = await deps.temporal.get();
