@@ -14,8 +14,6 @@ import type { PaymentProvider } from '../lib/payments/provider';
 import { settleEnded } from '../lib/subscriptions';
 import type { ChargePeriodInput, RefillActivityInput, RefillOutcome, SubscriptionEndInput } from '../workflows/definitions';
 
-export { periodAt } from '../lib/billing';
-
 export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]; provider?: PaymentProvider }) {
   const { db, provider } = deps;
   return {

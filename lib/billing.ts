@@ -29,9 +29,20 @@ export const LIVE_STATUSES = ['active', 'past_due', 'cancelled'] as const;
 type Anchored = { anchorAt: Date; periodSeconds: number };
 type PlanFields = Pick<SubscriptionRow, 'planId' | 'pendingPlanId' | 'pendingPlanFrom'>;
 
-/** The period a scheduled time or a provider's period start falls in (rounded: both are at a period start). */
+/**
+ * The period containing `at` (a schedule action's scheduled time: exactly a period start for the
+ * schedule's own actions; an operator's manual trigger falls in the current period, never the next).
+ */
 export function periodAt(anchorAt: Date, periodSeconds: number, at: Date): number {
-  return Math.round((at.getTime() - anchorAt.getTime()) / (periodSeconds * 1000));
+  return Math.floor((at.getTime() - anchorAt.getTime()) / (periodSeconds * 1000));
+}
+
+/**
+ * The period whose start is nearest to `start`: a provider's period start (Stripe's cycle began
+ * at the checkout, ours when its webhook arrived, seconds later), rounded onto our grid.
+ */
+export function nearestPeriod(anchorAt: Date, periodSeconds: number, start: Date): number {
+  return Math.round((start.getTime() - anchorAt.getTime()) / (periodSeconds * 1000));
 }
 
 export function periodStart(sub: Anchored, period: number): Date {
@@ -164,7 +175,7 @@ export async function paymentForInvoice(
     // Found by our metadata: the invoice must belong to this subscription's provider subscription.
     if (providerSubscriptionId && sub.providerSubscriptionId && sub.providerSubscriptionId !== providerSubscriptionId) return undefined;
     if (providerSubscriptionId && !sub.providerSubscriptionId) await tx.subscription.update({ where: { id: sub.id }, data: { providerSubscriptionId } });
-    const period = invoice.first ? 0 : sub.anchorAt ? periodAt(sub.anchorAt, sub.periodSeconds, invoice.periodStart) : undefined;
+    const period = invoice.first ? 0 : sub.anchorAt ? nearestPeriod(sub.anchorAt, sub.periodSeconds, invoice.periodStart) : undefined;
     if (period === undefined || period < 0) return undefined;
     const existing = await tx.payment.findFirst({ where: { subscriptionId: sub.id, period }, select: { id: true, providerPaymentId: true } });
     if (existing) {

@@ -3,10 +3,11 @@
  * cancel at period end (and end on time), and the record the API shows. A period's refill and
  * charge are activities/subscriptions.ts; the billing rules both share are lib/billing.ts.
  *
- * Schedule `subscription-<id>`: fires at anchorAt + n·period (n ≥ 1; an interval spec whose offset
- * aligns it with the anchor) and once at creation (period 0); overlap ALLOW_ALL, so a refill
- * waiting for a worker never makes the next one be skipped; search attribute AccountId and memo
- * {userId, planId} let an operator find it in the Temporal UI.
+ * Schedule `subscription-<id>`: fires at anchorAt + n·period (an interval spec whose offset aligns
+ * it with the anchor, starting at the anchor); period 0, at the anchor itself, already past when
+ * the schedule is created, is taken by a backfill of that one instant at creation; overlap
+ * ALLOW_ALL, so a refill waiting for a worker never makes the next one be skipped; search
+ * attribute AccountId and memo {userId, planId} let an operator find it in the Temporal UI.
  */
 import { type Client, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
@@ -173,8 +174,7 @@ async function ensureSchedule(deps: SubscriptionDeps, sub: SubscriptionRow): Pro
       scheduleId: subscriptionIds.schedule(sub.id),
       spec: {
         intervals: [{ every: periodMs, offset: ((anchorMs % periodMs) + periodMs) % periodMs }],
-        // Period 0 is the immediate trigger below; the interval takes over from period 1.
-        startAt: new Date(anchorMs + 1),
+        startAt: sub.anchorAt!,
       },
       action: {
         type: 'startWorkflow',
@@ -186,7 +186,13 @@ async function ensureSchedule(deps: SubscriptionDeps, sub: SubscriptionRow): Pro
         workflowExecutionTimeout: '1 day',
       },
       policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL, catchupWindow: '365 days' },
-      state: { triggerImmediately: true, note: `plan ${sub.planId}, every ${sub.periodSeconds}s` },
+      state: {
+        // Period 0 as a backfill of the anchor instant: its scheduled time is exactly the anchor,
+        // however late the schedule's first run is (an immediate trigger would be scheduled "now",
+        // which a slow start can push into period 1, leaving period 0 without its run).
+        backfill: [{ start: sub.anchorAt!, end: sub.anchorAt!, overlap: ScheduleOverlapPolicy.ALLOW_ALL }],
+        note: `plan ${sub.planId}, every ${sub.periodSeconds}s`,
+      },
       memo: { userId: sub.userId, planId: sub.planId, subscriptionId: sub.id },
       typedSearchAttributes: [{ key: ACCOUNT_ID, value: sub.userId }],
     });
