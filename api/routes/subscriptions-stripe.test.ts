@@ -232,4 +232,27 @@ describe('Stripe Billing', () => {
     const payment = (await sql<{ credits: number; period: number }>(stack.databaseUrl, 'SELECT credits, period FROM payment WHERE id = $1', [late.body.paymentId]))[0];
     expect(payment).toEqual({ credits: 0, period: 1 });
   });
+
+  it('the first invoice may arrive before checkout.session.completed: it activates the subscription, the session is then a replay; other invoices are ignored', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const created = await api('POST', '/api/subscriptions', session(account), { planId: 'paid' });
+    const { subscription, payment } = created.body as { subscription: Json; payment: Json };
+    const b: Billed = { account, subscriptionId: subscription.id, paymentId: payment.id, stripeSubscription: 'sub_fake_six', anchor: Date.now() };
+    expect((await webhook(event('invoice.paid', invoice(b, 0)))).body).toMatchObject({ outcome: 'applied', paymentId: payment.id, status: 'succeeded' });
+    expect(await subscriptionRow(subscription.id)).toMatchObject({ status: 'active', providerSubscriptionId: 'sub_fake_six' });
+    await waitFor('period 0 granted', async () => (await periodGrants(subscription.id)).length > 0);
+    const completed = event('checkout.session.completed', {
+      id: payment.providerPaymentId,
+      object: 'checkout.session',
+      mode: 'subscription',
+      payment_status: 'paid',
+      subscription: 'sub_fake_six',
+      payment_intent: null,
+      metadata: { paymentId: payment.id, subscriptionId: subscription.id },
+    });
+    expect((await webhook(completed)).body).toMatchObject({ outcome: 'replayed', paymentId: payment.id });
+    // A proration or manual invoice bills no period of ours.
+    expect((await webhook(event('invoice.paid', { ...invoice(b, 1, { id: 'in_manual' }), billing_reason: 'manual' }))).body).toMatchObject({ outcome: 'ignored', paymentId: null });
+    expect(await periodGrants(subscription.id)).toEqual([{ period: 0, amount: 50 }]);
+  });
 });
