@@ -102,10 +102,8 @@ export async function notifyPeriodGranted(db: Database, grant: PeriodGrant): Pro
   else await notify(db, userId, { type: 'subscription.renewed', subscriptionId, planId, period, credits }, { dedupeKey });
 }
 
-/** What a period payment's outcome did to its subscription, for the notifications after the commit. */
+/** What a period payment's outcome did to its subscription that its state alone does not tell. */
 export interface PeriodEffect {
-  grant?: PeriodGrant;
-  pastDue?: { userId: string; subscriptionId: string; planId: string; period: number; paymentId: string; reason?: string };
   recovered?: { userId: string; subscriptionId: string; planId: string; period: number };
 }
 
@@ -123,34 +121,45 @@ export async function applyPeriodPayment(tx: Tx, payment: PaymentRow): Promise<P
   const period = payment.period;
   const planId = payment.planId ?? planIdAt(sub, period);
   if (payment.status === 'succeeded') {
-    const effect: PeriodEffect = {};
-    if (inLife(sub, period) && payment.credits > 0) effect.grant = await grantPeriod(tx, sub, period, planId, payment.credits);
+    if (inLife(sub, period) && payment.credits > 0) await grantPeriod(tx, sub, period, planId, payment.credits);
     if (sub.status === 'past_due') {
       const unpaid = await tx.payment.count({ where: { subscriptionId: sub.id, period: { not: null }, status: 'failed' } });
       if (unpaid === 0) {
         await tx.subscription.update({ where: { id: sub.id }, data: { status: 'active' } });
-        effect.recovered = { userId: sub.userId, subscriptionId: sub.id, planId, period };
+        return { recovered: { userId: sub.userId, subscriptionId: sub.id, planId, period } };
       }
     }
-    return effect;
-  }
-  if (payment.status === 'failed' && (sub.status === 'active' || sub.status === 'past_due')) {
-    if (sub.status === 'active') await tx.subscription.update({ where: { id: sub.id }, data: { status: 'past_due' } });
-    return { pastDue: { userId: sub.userId, subscriptionId: sub.id, planId, period, paymentId: payment.id, reason: payment.failureReason ?? undefined } };
+  } else if (payment.status === 'failed' && sub.status === 'active') {
+    await tx.subscription.update({ where: { id: sub.id }, data: { status: 'past_due' } });
   }
   return {};
 }
 
-/** After the commit, each notification once by its dedupe key (a replayed event repeats none). */
-export async function notifyPeriodEffect(db: Database, effect: PeriodEffect): Promise<void> {
-  if (effect.grant) await notifyPeriodGranted(db, effect.grant);
-  if (effect.pastDue) {
-    const { userId, subscriptionId, planId, period, paymentId, reason } = effect.pastDue;
-    await notify(db, userId, { type: 'subscription.past_due', subscriptionId, planId, period, paymentId, reason }, { dedupeKey: `${subscriptionPeriodKey(subscriptionId, period)}:past_due` });
+/**
+ * After the commit of a period payment's event, applied or replayed: the notifications its state
+ * calls for, each once by its dedupe key, so a replay also sends one lost to a crash after the
+ * commit (the provider retries a webhook it got no answer to). A granted period notifies
+ * activated/renewed; a failed one of a past_due subscription notifies past_due; a recovery
+ * (known only to the event that caused it) notifies recovered.
+ */
+export async function notifyPeriodPayment(db: Database, payment: PaymentRow, effect: PeriodEffect): Promise<void> {
+  if (payment.purpose !== 'subscription' || payment.period === null || !payment.subscriptionId) return;
+  const subscriptionId = payment.subscriptionId;
+  const period = payment.period;
+  const key = subscriptionPeriodKey(subscriptionId, period);
+  if (payment.status === 'succeeded') {
+    const granted = await db.creditLedger.findUnique({ where: { idempotencyKey: key }, select: { amount: true } });
+    // Every period payment records its plan (the refill, the invoice and the checkout all set it).
+    if (granted) await notifyPeriodGranted(db, { userId: payment.userId, subscriptionId, planId: payment.planId!, period, credits: granted.amount, applied: true });
+  } else if (payment.status === 'failed' && period > 0) {
+    const sub = await db.subscription.findUnique({ where: { id: subscriptionId }, select: { status: true, planId: true } });
+    if (sub?.status === 'past_due') {
+      await notify(db, payment.userId, { type: 'subscription.past_due', subscriptionId, planId: payment.planId ?? sub.planId, period, paymentId: payment.id, reason: payment.failureReason ?? undefined }, { dedupeKey: `${key}:past_due` });
+    }
   }
   if (effect.recovered) {
-    const { userId, subscriptionId, planId, period } = effect.recovered;
-    await notify(db, userId, { type: 'subscription.recovered', subscriptionId, planId, period }, { dedupeKey: `${subscriptionPeriodKey(subscriptionId, period)}:recovered` });
+    const { userId, planId } = effect.recovered;
+    await notify(db, userId, { type: 'subscription.recovered', subscriptionId, planId, period }, { dedupeKey: `${key}:recovered` });
   }
 }
 

@@ -15,7 +15,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { resolveAuthSecret } from '../auth-config';
-import { type PaymentRow, type PeriodEffect, applyPeriodPayment, notifyPeriodEffect, paymentForInvoice } from '../billing';
+import { type PaymentRow, type PeriodEffect, applyPeriodPayment, notifyPeriodPayment, paymentForInvoice } from '../billing';
 import type { Config, Plan } from '../config';
 import { getBalance, grantCredit } from '../credit';
 import type { Database } from '../db';
@@ -205,6 +205,6 @@ export async function applyProviderEvent(db: Database, provider: string, receive
       await notify(db, payment.userId, { type: 'payment.refunded', paymentId: payment.id, credits: payment.credits }, { dedupeKey });
     }
   }
-  await notifyPeriodEffect(db, periodEffect);
+  if (payment && result.outcome !== 'unknown-payment') await notifyPeriodPayment(db, payment, periodEffect);
   return result;
 }
