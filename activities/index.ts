@@ -5,7 +5,7 @@ import { createCreditActivities } from './credit';
 import { echo } from './echo';
 import { createFlowActivities } from './flow';
 import type { Plan } from '../lib/config';
-import type { PaymentProvider } from '../lib/payments/provider';
+import type { PeriodCharger } from '../lib/payments/provider';
 import { createSubscriptionActivities } from './subscriptions';
 import type { Blacklist } from './scrape/blacklist';
 import type { BrowserPool } from './scrape/browser';
@@ -23,7 +23,7 @@ export interface ActivityDeps {
   /** SUBSCRIPTION_PLANS, for the refill activity. */
   plans?: Plan[];
   /** PAYMENT_PROVIDER, for the charge of each period of a paid plan (unset: none). */
-  paymentProvider?: PaymentProvider;
+  paymentProvider?: PeriodCharger;
 }
 
 /**

@@ -10,11 +10,11 @@ import { type PeriodGrant, grantPeriod, inLife, lockSubscription, notifyPeriodGr
 import type { Plan } from '../lib/config';
 import type { Database } from '../lib/db';
 import { AppError } from '../lib/errors';
-import type { PaymentProvider } from '../lib/payments/provider';
+import type { PeriodCharger } from '../lib/payments/provider';
 import { settleEnded } from '../lib/subscriptions';
 import type { ChargePeriodInput, RefillActivityInput, RefillOutcome, SubscriptionEndInput } from '../workflows/definitions';
 
-export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]; provider?: PaymentProvider }) {
+export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]; provider?: PeriodCharger }) {
   const { db, provider } = deps;
   return {
     /**

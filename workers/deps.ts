@@ -8,7 +8,7 @@ import { createLogger } from '../lib/logger';
 import { createWorkerMetrics } from '../lib/metrics';
 import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
-import { paymentProviderFromConfig } from '../lib/payments/service';
+import { periodChargerFor } from '../lib/payments/provider';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -38,7 +38,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
     plans: config.SUBSCRIPTION_PLANS,
-    paymentProvider: paymentProviderFromConfig(config),
+    paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,
     close: async () => {
       await browserPool?.close();

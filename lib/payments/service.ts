@@ -21,7 +21,8 @@ import { getBalance, grantCredit } from '../credit';
 import type { Database } from '../db';
 import { AppError } from '../errors';
 import { notify } from '../notifications';
-import { type PaymentProvider, type ProviderEvent, createLocalProvider, createStripeProvider } from './provider';
+import { type PaymentProvider, type ProviderEvent, createLocalProvider } from './provider';
+import { createStripeProvider } from './stripe';
 
 export type { PaymentRow } from '../billing';
 
