@@ -15,6 +15,11 @@ import { type FakeStripe, startFakeStripe } from '../../test/helpers/fake-stripe
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
+// Every step waits for a condition, each within its own bound (90 s for a process to start, as in
+// test/helpers/stack.ts); a test that restarts a worker or waits on several schedule runs needs more
+// than jest's 120 s on a machine loaded far beyond its two cores.
+jest.setTimeout(300_000);
+
 const PERIOD_S = 86_400;
 const WEBHOOK_SECRET = 'whsec_test_recurring_0123456789';
 const PLANS = [

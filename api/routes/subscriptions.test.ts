@@ -13,6 +13,11 @@ import { type TestAccount, createAccount, sql } from '../../test/helpers/account
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
+// Every step waits for a condition, each within its own bound (90 s for a process to start, as in
+// test/helpers/stack.ts); a test that restarts a worker or waits on several schedule runs needs more
+// than jest's 120 s on a machine loaded far beyond its two cores.
+jest.setTimeout(300_000);
+
 const PERIOD_S = 4;
 const LOCAL_SECRET = 'local-test-secret-recurring-0123';
 const PLANS = [
