@@ -144,6 +144,8 @@ const configSchema = z.object({
   LOCAL_PAYMENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_..., sk_live_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+  /** Another Stripe API than Stripe's own (stripe-mock, a test double); unset → api.stripe.com. */
+  STRIPE_API_URL: z.string().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
   /** Where the provider's checkout page sends the buyer back ({PAYMENT_ID} is replaced). */
   PAYMENT_SUCCESS_URL: z.string().url('must be a URL').optional(),
   PAYMENT_CANCEL_URL: z.string().url('must be a URL').optional(),
@@ -196,6 +198,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
   if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
     problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  // Stripe Billing bills plans in whole days, weeks, months or years (docs/account.md).
+  if (provider === 'stripe' && data.SUBSCRIPTION_PERIOD_SECONDS % 86_400 !== 0) {
+    problems.push('SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days (a multiple of 86400)');
   }
   if (data.NOTIFY_EMAIL && !data.SMTP_URL) problems.push('NOTIFY_EMAIL: needs SMTP_URL');
   for (const [name, list] of [['CREDIT_PACKS', data.CREDIT_PACKS], ['SUBSCRIPTION_PLANS', data.SUBSCRIPTION_PLANS]] as const) {

@@ -10,6 +10,7 @@ import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
 import { createScrapeRunStore } from '../lib/scrape-runs';
 import { createSqlPool } from '../lib/sql';
+import { periodChargerFor } from '../lib/payments/provider';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -42,6 +43,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
     plans: config.SUBSCRIPTION_PLANS,
+    paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,
     close: async () => {
       await browserPool?.close();
