@@ -1,7 +1,17 @@
 /**
- * browser mode: a pool around ONE Chromium process (lazily launched, relaunched after a crash
- * or disconnect), a fresh BrowserContext per scrape (no cookies or storage leak between scrapes),
- * always closed in `finally`, and a FIFO queue bounding concurrency.
+ * browser mode: a pool around ONE current Chromium process (lazily launched, relaunched after a
+ * crash or disconnect, recycled after N pages or on memory growth), a fresh BrowserContext per
+ * scrape (no cookies or storage leak between scrapes), and a FIFO queue bounding concurrency.
+ *
+ * Latency: creating a context and its page costs more than loading a small page, so the pool
+ * keeps `spareContexts` of them prepared (spares.ts, context.ts) and a scrape starts at `goto`.
+ * A spare is taken by one scrape and closed after it, like any other context; a request whose
+ * context must differ from creation on (its own user agent) gets a new one.
+ *
+ * Recycling: after `recyclePages` pages, or when the RSS of Chromium's process tree has grown
+ * `recycleRssGrowthBytes` over its reading after warm-up, a successor is launched in the
+ * background; once it is up, new scrapes go to it and the old one closes when its last in-flight
+ * scrape ends. No scrape fails because of a recycle.
  *
  * Target safety, three layers:
  * 1. `context.route('**\/*')` checks every request the page makes (scheme, blacklist, resolved
@@ -19,8 +29,8 @@
  * BROWSER_UNAVAILABLE (Chromium cannot be launched, pool closed). Cancellation via `signal`
  * rejects with `signal.reason` and closes the context at once.
  */
-import { chromium, errors as pwErrors } from 'playwright-core';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { errors as pwErrors } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { AppError } from '../../../lib/errors';
 import { startEgressProxy } from '../egress-proxy';
 import type { EgressProxy } from '../egress-proxy';
@@ -28,21 +38,16 @@ import { checkTarget } from '../guard';
 import type { AddressPolicy } from '../guard';
 import { validateSelectors } from '../selectors';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../types';
-import { contextOptions, runScrape } from './page';
+import { CHROMIUM_ARGS, launchChromium } from './chromium';
+import type { Chromium, RecycleReason } from './chromium';
+import { prepareContext, requestHeaders } from './context';
+import type { PreparedContext, RequestHeaders } from './context';
+import { runScrape } from './page';
+import { treeRssBytes } from './proc';
+import { createSlots } from './slots';
+import { createSpareStore } from './spares';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-];
+export { CHROMIUM_ARGS };
 
 export interface BrowserPoolOptions {
   /** Path to Chromium, e.g. CHROMIUM_PATH or /usr/bin/chromium. */
@@ -63,16 +68,40 @@ export interface BrowserPoolOptions {
   settleMs?: number;
   /** Extra Chromium flags. */
   extraArgs?: string[];
+  /**
+   * Pre-warmed contexts (each with its page and guard handlers) kept ready for the next scrapes;
+   * default `maxConcurrency`; 0 turns pre-warming off (a context is made per scrape, on demand).
+   */
+  spareContexts?: number;
+  /** Replace Chromium after this many pages; default 1000; 0 = never. */
+  recyclePages?: number;
+  /**
+   * Replace Chromium when the RSS of its process tree exceeds its reading after warm-up by this
+   * much; default 512 MiB; 0 = never. Read every `rssCheckEveryPages` pages.
+   */
+  recycleRssGrowthBytes?: number;
+  /** Pages between two readings of Chromium's memory (the first one is the baseline); default 50. */
+  rssCheckEveryPages?: number;
+  /** Launch Chromium and pre-warm at creation instead of at the first scrape; default false. */
+  launchOnCreate?: boolean;
   /** Lifecycle notifications, e.g. for logs and metrics. */
   onEvent?: (event: BrowserPoolEvent) => void;
   /** Test hook: address classifier (default `isPrivateAddress`). */
   isPrivate?: AddressPolicy;
+  /** Test hook: the RSS of the process tree under `pid` (default: read from /proc). */
+  readRss?: (pid: number) => Promise<number | null>;
 }
 
 export type BrowserPoolEvent =
   | { type: 'launched' }
   | { type: 'disconnected' }
-  | { type: 'launch_failed'; error: string };
+  | { type: 'launch_failed'; error: string }
+  /** A successor Chromium is being launched; the current one keeps serving until it is up. */
+  | { type: 'recycling'; reason: RecycleReason; pages: number; rssBytes: number | null }
+  /** A replaced Chromium was closed after its last in-flight scrape. */
+  | { type: 'retired'; pages: number }
+  /** A context could not be pre-warmed (scrapes then make their own). */
+  | { type: 'prewarm_failed'; error: string };
 
 export interface BrowserPoolStats {
   /** Scrapes currently holding a slot (each owns one BrowserContext). */
@@ -81,10 +110,26 @@ export interface BrowserPoolStats {
   queueLength: number;
   /** A connected Chromium exists. */
   launched: boolean;
-  /** Contexts actually open in Chromium (0 when idle: nothing leaked). */
+  /**
+   * Contexts actually open in Chromium (current and retiring): the ones in use, the spares, and
+   * spares being prepared. When idle it settles at `spareContexts`: nothing leaked.
+   */
   openContexts: number;
-  /** Chromium launches so far (relaunches after a crash count). */
+  /** Pre-warmed contexts ready to be taken. */
+  spareContexts: number;
+  /** Scrapes that started on a pre-warmed context / on one made for them. */
+  spareHits: number;
+  spareMisses: number;
+  /** Chromium launches so far (relaunches after a crash and recycles count). */
   launches: number;
+  /** Chromiums replaced by a fresh one (for pages or memory). */
+  recycles: number;
+  /** Replaced Chromiums still finishing their in-flight scrapes. */
+  retiringBrowsers: number;
+  /** Pages served by the current Chromium. */
+  pagesSinceLaunch: number;
+  /** Latest RSS reading of the current Chromium's process tree (every `rssCheckEveryPages` pages). */
+  chromiumRssBytes: number | null;
   /** Egress proxy counters (only when private targets are not allowed). */
   egress: { requests: number; blocked: number } | null;
 }
@@ -95,11 +140,17 @@ export interface BrowserPool {
   close(): Promise<void>;
 }
 
+/** After a successor failed to launch, serve this many more pages before trying again. */
+const RECYCLE_RETRY_PAGES = 100;
+
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const maxConcurrency = Math.max(1, options.maxConcurrency ?? 2);
-  const maxQueue = options.maxQueue ?? 1000;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
   const settleMs = options.settleMs ?? 0;
+  const recyclePages = options.recyclePages === 0 ? Infinity : (options.recyclePages ?? 1000);
+  const rssGrowth = options.recycleRssGrowthBytes ?? 512 * 2 ** 20;
+  const rssCheckEveryPages = Math.max(1, options.rssCheckEveryPages ?? 50);
+  const readRss = options.readRss ?? treeRssBytes;
   const emit = (e: BrowserPoolEvent) => {
     try {
       options.onEvent?.(e);
@@ -107,151 +158,169 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       /* a listener must not break the pool */
     }
   };
+  const unavailable = () => new AppError('BROWSER_UNAVAILABLE', 'browser pool is closed');
 
-  let browser: Browser | null = null;
-  let launching: Promise<Browser> | null = null;
+  const slots = createSlots(maxConcurrency, options.maxQueue ?? 1000);
+  const spares = createSpareStore({
+    target: Math.max(0, options.spareContexts ?? maxConcurrency),
+    prepare: (owner) => prepareContext(owner.browser, { userAgent: options.userAgent }),
+    onError: (err) => emit({ type: 'prewarm_failed', error: firstLine(err) }),
+  });
+  let current: Chromium | null = null;
+  const retiring = new Set<Chromium>();
+  let launching: Promise<Chromium> | null = null;
   let proxy: EgressProxy | null = null;
-  let launches = 0;
   let closed = false;
-  let active = 0;
-  const queue: Array<{ grant: () => void; fail: (err: unknown) => void }> = [];
-
-  // ------------------------------------------------------------------ slots (FIFO semaphore)
-
-  function acquire(signal: AbortSignal): Promise<void> {
-    if (closed) return Promise.reject(new AppError('BROWSER_UNAVAILABLE', 'browser pool is closed'));
-    if (active < maxConcurrency && queue.length === 0) {
-      active++;
-      return Promise.resolve();
-    }
-    if (queue.length >= maxQueue) return Promise.reject(new AppError('BROWSER_UNAVAILABLE', 'browser queue is full'));
-    return new Promise<void>((resolve, reject) => {
-      const entry = {
-        grant: () => {
-          signal.removeEventListener('abort', onAbort);
-          active++;
-          resolve();
-        },
-        fail: (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      };
-      const onAbort = () => {
-        const i = queue.indexOf(entry);
-        if (i !== -1) queue.splice(i, 1);
-        reject(signal.reason);
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      queue.push(entry);
-    });
-  }
-
-  function release(): void {
-    active--;
-    const next = queue.shift();
-    if (next) next.grant();
-  }
+  let launches = 0;
+  let recycles = 0;
+  let spareHits = 0;
+  let spareMisses = 0;
 
   // ------------------------------------------------------------------ Chromium lifecycle
 
-  async function launch(): Promise<Browser> {
+  const inService = (c: Chromium | null): c is Chromium => c !== null && !c.retiring && c.browser.isConnected();
+
+  /** Launches a Chromium and makes it the current one; a previous one still connected retires. */
+  async function launch(): Promise<Chromium> {
     const args = [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])];
     if (!options.allowPrivateTargets) {
       proxy ??= await startEgressProxy({ allowPrivateTargets: false, isPrivate: options.isPrivate });
       args.push(`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>');
     }
-    let b: Browser;
+    let c: Chromium;
     try {
-      b = await chromium.launch({
+      c = await launchChromium({
         executablePath: options.executablePath,
         args,
-        timeout: options.launchTimeoutMs ?? 30_000,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
+        timeoutMs: options.launchTimeoutMs ?? 30_000,
+        recyclePages,
+        rssCheckEveryPages,
       });
     } catch (err) {
-      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+      const message = firstLine(err);
       emit({ type: 'launch_failed', error: message });
       throw new AppError('BROWSER_UNAVAILABLE', `cannot launch Chromium: ${message}`);
     }
     launches++;
-    b.on('disconnected', () => {
-      if (browser === b) browser = null;
-      emit({ type: 'disconnected' });
-    });
+    c.browser.on('disconnected', () => onDisconnected(c));
     if (closed) {
-      await b.close().catch(() => undefined);
-      throw new AppError('BROWSER_UNAVAILABLE', 'browser pool is closed');
+      await c.browser.close().catch(() => undefined);
+      throw unavailable();
     }
-    browser = b;
+    const previous = current;
+    current = c;
     emit({ type: 'launched' });
-    return b;
+    if (inService(previous)) retire(previous);
+    spares.fill(c);
+    return c;
   }
 
-  function getBrowser(): Promise<Browser> {
-    if (browser?.isConnected()) return Promise.resolve(browser);
+  function launchOnce(): Promise<Chromium> {
     launching ??= launch().finally(() => {
       launching = null;
     });
     return launching;
   }
 
-  // ------------------------------------------------------------------ one scrape
+  function onDisconnected(c: Chromium): void {
+    if (current === c) current = null;
+    spares.drop(c);
+    retiring.delete(c);
+    if (!c.retiring) emit({ type: 'disconnected' });
+  }
 
-  async function scrape(req: EngineRequest, call: ScrapeCallOptions = {}): Promise<ScrapeResult> {
-    const started = performance.now();
-    const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
-    const deadline = Date.now() + timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-    const guard = { allowPrivateTargets: options.allowPrivateTargets, isBlacklisted: call.isBlacklisted, isPrivate: options.isPrivate };
-
-    if (req.selectors) validateSelectors(req.selectors);
-    const target = await checkTarget(req.url, guard);
-
-    try {
-      await acquire(signal);
-    } catch (err) {
-      throw mapError(err, call.signal, timeout, timeoutMs);
-    }
-    let context: BrowserContext | undefined;
-    let pendingContext: Promise<BrowserContext> | undefined;
-    // Playwright calls on a context that is being closed may never settle: on abort, the scrape
-    // rejects at once (race below) and the context is closed in `finally`.
-    let onAbort = () => undefined as void;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
+  /** Starts launching a successor; `c` keeps serving until it is up. */
+  function recycle(c: Chromium, reason: RecycleReason): void {
+    if (closed || launching || c !== current || c.recycleReason) return;
+    c.recycleReason = reason;
+    emit({ type: 'recycling', reason, pages: c.pages, rssBytes: c.rssLatest });
+    launchOnce().catch(() => {
+      // launch_failed was emitted; keep serving on `c` and try again later.
+      c.recycleReason = null;
+      c.recycleAt = c.pages + RECYCLE_RETRY_PAGES;
+      c.rssBaseline = null;
     });
-    aborted.catch(() => undefined);
-    try {
-      signal.addEventListener('abort', onAbort, { once: true });
-      const b = await Promise.race([getBrowser(), aborted]);
-      signal.throwIfAborted();
-      pendingContext = b.newContext(contextOptions(req, options.userAgent));
-      pendingContext.catch(() => undefined);
-      context = await Promise.race([pendingContext, aborted]);
-      signal.throwIfAborted();
-      const work = runScrape(context, req, target, {
-        guard,
-        isBlacklisted: call.isBlacklisted,
-        remaining: () => Math.max(1, deadline - Date.now()),
-        settleMs,
-        started,
-      });
-      work.catch(() => undefined);
-      return await Promise.race([work, aborted]);
-    } catch (err) {
-      throw mapError(err, call.signal, timeout, timeoutMs);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      // An abort may have won the race against newContext(): that context still has to be closed.
-      context ??= pendingContext ? await settleWithin(pendingContext, 10_000) : undefined;
-      if (context) await closeContext(context);
-      release();
+  }
+
+  function retire(c: Chromium): void {
+    c.retiring = true;
+    recycles++;
+    spares.drop(c);
+    retiring.add(c);
+    if (c.inFlight === 0) closeRetired(c);
+  }
+
+  function closeRetired(c: Chromium): void {
+    emit({ type: 'retired', pages: c.pages });
+    void c.browser.close().catch(() => undefined);
+  }
+
+  /**
+   * The current Chromium, launched if need be, with this scrape counted on it before anything
+   * else can run: a Chromium retires only once its counted scrapes are done.
+   */
+  async function claimChromium(aborted: Promise<never>): Promise<Chromium> {
+    // Bounded: each turn waits for a launch, and a launch installs a Chromium in service.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (closed) throw unavailable();
+      const c = current;
+      if (inService(c)) {
+        c.inFlight++;
+        c.pages++;
+        if (c.pages >= c.recycleAt) recycle(c, 'pages');
+        return c;
+      }
+      await Promise.race([launchOnce(), aborted]);
     }
+    throw new AppError('BROWSER_UNAVAILABLE', 'Chromium keeps going away');
+  }
+
+  function finished(c: Chromium): void {
+    c.inFlight--;
+    if (c.retiring) {
+      if (c.inFlight === 0) closeRetired(c);
+      return;
+    }
+    if (c.pages >= c.nextRssCheck && c.pid !== null && !c.rssReading) void checkMemory(c, c.pid);
+  }
+
+  /** Reads Chromium's memory off the scrape's path; the first reading is the baseline. */
+  async function checkMemory(c: Chromium, pid: number): Promise<void> {
+    c.rssReading = true;
+    c.nextRssCheck = c.pages + rssCheckEveryPages;
+    try {
+      const rss = await readRss(pid);
+      if (rss === null) return;
+      c.rssLatest = rss;
+      if (c.rssBaseline === null) c.rssBaseline = rss;
+      else if (rssGrowth > 0 && rss > c.rssBaseline + rssGrowth) recycle(c, 'rss');
+    } catch {
+      /* a failed reading just skips this check */
+    } finally {
+      c.rssReading = false;
+    }
+  }
+
+  // ------------------------------------------------------------------ contexts
+
+  /** A spare when the request allows it (the first may still be under way), else a new context. */
+  async function takeContext(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext> {
+    const spare = headers.customUserAgent === undefined ? spares.take(owner) : null;
+    const prepared = spare ? await spare.catch(() => null) : null;
+    if (!prepared) {
+      spareMisses++;
+      return prepareContext(owner.browser, { userAgent: headers.customUserAgent ?? options.userAgent, extraHTTPHeaders: headers.extra });
+    }
+    spareHits++;
+    if (Object.keys(headers.extra).length > 0) {
+      try {
+        await prepared.context.setExtraHTTPHeaders(headers.extra);
+      } catch (err) {
+        await prepared.context.close().catch(() => undefined);
+        throw err;
+      }
+    }
+    return prepared;
   }
 
   /** Closes a context; if Chromium does not answer within 10 s, it is wedged: close it (relaunched on demand). */
@@ -269,27 +338,98 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     clearTimeout(timer);
     if (!closedInTime) {
       const b = context.browser();
-      if (b && browser === b) browser = null;
+      if (b && current?.browser === b) current = null;
       await b?.close().catch(() => undefined);
     }
   }
 
+  // ------------------------------------------------------------------ one scrape
+
+  async function scrape(req: EngineRequest, call: ScrapeCallOptions = {}): Promise<ScrapeResult> {
+    const started = performance.now();
+    const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const guard = { allowPrivateTargets: options.allowPrivateTargets, isBlacklisted: call.isBlacklisted, isPrivate: options.isPrivate };
+
+    if (req.selectors) validateSelectors(req.selectors);
+    const target = await checkTarget(req.url, guard);
+    const headers = requestHeaders(req, options.userAgent);
+
+    try {
+      await slots.acquire(signal);
+    } catch (err) {
+      throw mapError(err, call.signal, timeout, timeoutMs);
+    }
+    let owner: Chromium | undefined;
+    let prepared: PreparedContext | undefined;
+    let pending: Promise<PreparedContext> | undefined;
+    // Playwright calls on a context that is being closed may never settle: on abort, the scrape
+    // rejects at once (race below) and the context is closed in `finally`.
+    let onAbort = () => undefined as void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+    });
+    aborted.catch(() => undefined);
+    try {
+      signal.addEventListener('abort', onAbort, { once: true });
+      owner = await claimChromium(aborted);
+      signal.throwIfAborted();
+      pending = takeContext(owner, headers);
+      pending.catch(() => undefined);
+      prepared = await Promise.race([pending, aborted]);
+      signal.throwIfAborted();
+      const work = runScrape(prepared, req, target, {
+        guard,
+        remaining: () => Math.max(1, deadline - Date.now()),
+        settleMs,
+        started,
+      });
+      work.catch(() => undefined);
+      return await Promise.race([work, aborted]);
+    } catch (err) {
+      throw mapError(err, call.signal, timeout, timeoutMs);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      // An abort may have won the race against the context's preparation: it still has to be closed.
+      prepared ??= pending ? await settleWithin(pending, 10_000) : undefined;
+      if (prepared) await closeContext(prepared.context);
+      if (owner) finished(owner);
+      slots.release();
+    }
+  }
+
+  if (options.launchOnCreate) launchOnce().catch(() => undefined); // launch_failed was emitted
+
   return {
     scrape,
-    stats: () => ({
-      contextsInUse: active,
-      queueLength: queue.length,
-      launched: browser?.isConnected() ?? false,
-      openContexts: browser?.isConnected() ? browser.contexts().length : 0,
-      launches,
-      egress: proxy ? proxy.stats() : null,
-    }),
+    stats: () => {
+      const browsers = [current, ...retiring].filter((c): c is Chromium => c !== null && c.browser.isConnected());
+      return {
+        contextsInUse: slots.active,
+        queueLength: slots.queued,
+        launched: current?.browser.isConnected() ?? false,
+        openContexts: browsers.reduce((sum, c) => sum + c.browser.contexts().length, 0),
+        spareContexts: spares.ready(),
+        spareHits,
+        spareMisses,
+        launches,
+        recycles,
+        retiringBrowsers: retiring.size,
+        pagesSinceLaunch: current?.pages ?? 0,
+        chromiumRssBytes: current?.rssLatest ?? null,
+        egress: proxy ? proxy.stats() : null,
+      };
+    },
     async close() {
       closed = true;
-      for (const entry of queue.splice(0)) entry.fail(new AppError('BROWSER_UNAVAILABLE', 'browser pool is closed'));
-      const b = browser ?? (await launching?.catch(() => null)) ?? null;
-      browser = null;
-      if (b) await b.close().catch(() => undefined);
+      slots.close(unavailable());
+      spares.close();
+      const last = await launching?.catch(() => null);
+      const all = new Set([current, last, ...retiring].filter((c): c is Chromium => c != null));
+      current = null;
+      await Promise.all([...all].map((c) => c.browser.close().catch(() => undefined)));
       if (proxy) await proxy.close();
       proxy = null;
     },
@@ -297,6 +437,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 }
 
 // ------------------------------------------------------------------ helpers
+
+function firstLine(err: unknown): string {
+  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}
 
 /** The value of `p` if it fulfils within `ms`, else undefined. */
 async function settleWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
@@ -319,7 +463,7 @@ function mapError(err: unknown, external: AbortSignal | undefined, timeout: Abor
   if (timeout.aborted || err instanceof pwErrors.TimeoutError) {
     return new AppError('SCRAPE_FAILED', `timed out after ${timeoutMs} ms`, { timeout: true });
   }
-  const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+  const message = firstLine(err);
   if (/has been closed|Target closed|crash|disconnected/i.test(message)) {
     return new AppError('SCRAPE_FAILED', `browser closed or crashed during the scrape: ${message}`);
   }
