@@ -205,6 +205,60 @@ describe('browser pool (real Chromium)', () => {
     expect(next.headers['x-fixture']).toBeUndefined();
   });
 
+  it('block_resources aborts those resource types (not a guard refusal) and loads the rest', async () => {
+    const count = (path: string) => fx.hits.get(path) ?? 0;
+    const scrapeAssets = (tag: string, block?: Array<'image' | 'stylesheet'>) =>
+      pool.scrape(
+        { url: `${fx.url}/assets?tag=${tag}`, block_resources: block, wait_for: 'body[data-img]', capture_network: true, selectors: [{ selector: 'body', attribute: 'data-img' }] },
+        { timeoutMs: 20_000 },
+      );
+    const before = { img: count('/pixel.png'), css: count('/style.css') };
+    const blocked = await scrapeAssets('blocked', ['image']);
+    expect(blocked.status).toBe(200);
+    expect(blocked.data![0]!.results[0]!.text).toBe('failed');
+    expect(count('/pixel.png')).toBe(before.img);
+    expect(count('/style.css')).toBe(before.css + 1);
+    const pixel = blocked.network!.find((n) => n.url.includes('/pixel.png'));
+    expect(pixel).toMatchObject({ resource_type: 'image', status: null });
+    expect(pixel!.error).toContain('ERR_ABORTED');
+
+    const both = await scrapeAssets('both', ['image', 'stylesheet']);
+    expect(both.data![0]!.results[0]!.text).toBe('failed');
+    expect({ img: count('/pixel.png'), css: count('/style.css') }).toEqual({ img: before.img, css: before.css + 1 });
+
+    const loaded = await scrapeAssets('none');
+    expect(loaded.data![0]!.results[0]!.text).toBe('ok');
+    expect({ img: count('/pixel.png'), css: count('/style.css') }).toEqual({ img: before.img + 1, css: before.css + 2 });
+  });
+
+  it('wait_until: domcontentloaded and commit return before load; networkidle waits for late requests', async () => {
+    // The image answers after 15 s: waiting for `load` would exceed the 10 s deadline.
+    const dcl = await pool.scrape({ url: `${fx.url}/assets?tag=dcl&img_delay=15000`, wait_until: 'domcontentloaded' }, { timeoutMs: 10_000 });
+    expect(dcl.status).toBe(200);
+    // The image's onload has not run: no data-img on <body> yet.
+    expect(dcl.html).toContain('<body><h1>Assets</h1>');
+
+    // The body ends after 15 s: only 'commit' can return within 10 s.
+    const commit = await pool.scrape({ url: `${fx.url}/partial?ms=15000`, wait_until: 'commit' }, { timeoutMs: 10_000 });
+    expect(commit).toMatchObject({ status: 200, final_url: `${fx.url}/partial?ms=15000` });
+    expect(commit.html).not.toContain('Tail');
+
+    const slowLoad = await appErrorOf(pool.scrape({ url: `${fx.url}/partial?ms=15000`, wait_until: 'domcontentloaded' }, { timeoutMs: 3000 }));
+    expect(slowLoad.code).toBe('SCRAPE_FAILED');
+
+    // /late-fetch requests /api/data 300 ms after load; networkidle waits for it and its rendering.
+    const idle = await pool.scrape(
+      { url: `${fx.url}/late-fetch?delay=300`, wait_until: 'networkidle', selectors: [{ selector: '#items li', all: true }] },
+      { timeoutMs: 20_000 },
+    );
+    expect(idle.data![0]!.results.map((r) => r.text)).toEqual(['Alpha', 'Beta', 'Gamma']);
+
+    const bad = await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, wait_until: 'never' as never }));
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    const badBlock = await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, block_resources: ['script' as never] }));
+    expect(badBlock).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
   it('runs 50 sequential scrapes without leaking a context', async () => {
     for (let i = 0; i < 50; i++) {
       const res = await pool.scrape({ url: `${fx.url}/page/${i}`, selectors: ['h1'] }, { timeoutMs: 20_000 });

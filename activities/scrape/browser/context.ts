@@ -115,6 +115,8 @@ export function createScrapeGuard(options: TargetGuardOptions): ScrapeGuard {
 /** What a context applies once a scrape owns it. */
 export interface ScrapeRules {
   guard: ScrapeGuard;
+  /** Playwright resource types to abort (not a guard refusal: the scrape goes on without them). */
+  blockResources: ReadonlySet<string>;
 }
 
 export interface PreparedContext {
@@ -155,6 +157,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
       context.route('**/*', async (route: Route) => {
         const request = route.request();
         if (!rules) return route.abort('blockedbyclient').catch(() => undefined);
+        if (rules.blockResources.has(request.resourceType())) return route.abort('aborted').catch(() => undefined);
         const refused = await rules.guard.verdict(request.url());
         if (!refused) return route.continue().catch(() => undefined);
         if (isMainNavigation(request)) rules.guard.refuseMain(refused);

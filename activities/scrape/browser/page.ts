@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { AppError } from '../../../lib/errors';
 import { GUARD_HEADER } from '../egress-proxy';
 import { evaluateSelectors } from '../selectors';
+import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../types';
 import type { EngineRequest, ScrapeResult } from '../types';
 import { createScrapeGuard } from './context';
 import type { PreparedContext, TargetGuardOptions } from './context';
@@ -21,17 +22,29 @@ export interface RunContext {
   started: number;
 }
 
+/** The browser-only options' values, checked before any work (the API validates them too). */
+export function validateBrowserOptions(req: EngineRequest): void {
+  if (req.wait_until !== undefined && !(WAIT_UNTIL_VALUES as readonly string[]).includes(req.wait_until)) {
+    throw new AppError('BAD_REQUEST', `wait_until must be one of ${WAIT_UNTIL_VALUES.join(', ')}`);
+  }
+  for (const type of req.block_resources ?? []) {
+    if (!(BLOCKABLE_RESOURCE_TYPES as readonly string[]).includes(type)) {
+      throw new AppError('BAD_REQUEST', `block_resources may name only ${BLOCKABLE_RESOURCE_TYPES.join(', ')}`);
+    }
+  }
+}
+
 export async function runScrape(prepared: PreparedContext, req: EngineRequest, target: URL, run: RunContext): Promise<ScrapeResult> {
   const { context, page } = prepared;
   page.setDefaultTimeout(run.remaining());
   page.setDefaultNavigationTimeout(run.remaining());
   const guard = createScrapeGuard(run.guard);
-  prepared.arm({ guard });
+  prepared.arm({ guard, blockResources: new Set(req.block_resources ?? []) });
   const network = req.capture_network ? captureNetwork(context) : undefined;
 
   let response;
   try {
-    response = await page.goto(target.href, { waitUntil: 'load', timeout: run.remaining() });
+    response = await page.goto(target.href, { waitUntil: req.wait_until ?? 'load', timeout: run.remaining() });
   } catch (err) {
     await guard.failIfBlocked();
     throw err;

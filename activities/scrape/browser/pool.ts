@@ -24,8 +24,8 @@
  *    time: every hop, subresource and WebSocket, with no DNS-rebinding window. WebRTC is limited
  *    to proxied traffic (no UDP), service workers are blocked.
  *
- * Errors: INVALID_URL / BLACKLISTED / PRIVATE_TARGET / INVALID_SELECTOR (do not retry),
- * SCRAPE_FAILED (navigation error, timeout, wait_for not found, crash: retryable),
+ * Errors: INVALID_URL / BLACKLISTED / PRIVATE_TARGET / INVALID_SELECTOR / BAD_REQUEST (do not
+ * retry), SCRAPE_FAILED (navigation error, timeout, wait_for not found, crash: retryable),
  * BROWSER_UNAVAILABLE (Chromium cannot be launched, pool closed). Cancellation via `signal`
  * rejects with `signal.reason` and closes the context at once.
  */
@@ -42,7 +42,7 @@ import { CHROMIUM_ARGS, launchChromium } from './chromium';
 import type { Chromium, RecycleReason } from './chromium';
 import { prepareContext, requestHeaders } from './context';
 import type { PreparedContext, RequestHeaders } from './context';
-import { runScrape } from './page';
+import { runScrape, validateBrowserOptions } from './page';
 import { treeRssBytes } from './proc';
 import { createSlots } from './slots';
 import { createSpareStore } from './spares';
@@ -354,6 +354,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const guard = { allowPrivateTargets: options.allowPrivateTargets, isBlacklisted: call.isBlacklisted, isPrivate: options.isPrivate };
 
     if (req.selectors) validateSelectors(req.selectors);
+    validateBrowserOptions(req);
     const target = await checkTarget(req.url, guard);
     const headers = requestHeaders(req, options.userAgent);
 
