@@ -6,7 +6,11 @@
  * Latency: creating a context and its page costs more than loading a small page, so the pool
  * keeps `spareContexts` of them prepared (spares.ts, context.ts) and a scrape starts at `goto`.
  * A spare is taken by one scrape and closed after it, like any other context; a request whose
- * context must differ from creation on (its own user agent) gets a new one.
+ * context must differ from creation on (its own user agent) gets a new one. Spares are refilled
+ * only while no scrape waits for a slot: a new page's renderer keeps initialising for ~2 s after
+ * `newPage` (0.5–1 s of CPU here) unless it navigates at once, so a spare that idles until a slot
+ * frees costs more CPU than the context the queued scrape makes for itself, and when scrapes
+ * queue, CPU is what they wait for (docs/scraping.md, "Browser pool").
  *
  * Recycling: after `recyclePages` pages, or when the RSS of Chromium's process tree has grown
  * `recycleRssGrowthBytes` over its reading after warm-up, a successor is launched in the
@@ -211,7 +215,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     current = c;
     emit({ type: 'launched' });
     if (inService(previous)) retire(previous);
-    spares.fill(c);
+    refill(c);
     return c;
   }
 
@@ -303,9 +307,15 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   // ------------------------------------------------------------------ contexts
 
+  /** Tops the spares of `c` up, unless scrapes are waiting for a slot (see the header). */
+  function refill(c: Chromium): void {
+    if (slots.queued === 0) spares.fill(c);
+  }
+
   /** A spare when the request allows it (the first may still be under way), else a new context. */
   async function takeContext(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext> {
     const spare = headers.customUserAgent === undefined ? spares.take(owner) : null;
+    if (spare) refill(owner);
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
@@ -398,6 +408,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       if (prepared) await closeContext(prepared.context);
       if (owner) finished(owner);
       slots.release();
+      if (inService(current)) refill(current);
     }
   }
 

@@ -1,8 +1,8 @@
 /**
- * Pre-warmed contexts: up to `target` prepared contexts (context.ts) per Chromium, made while no
- * request waits for them, so a scrape starts at `goto`. Each is handed out once and refilled in
- * the background right after; the scrape closes it. Spares of a Chromium that is retiring or gone
- * are dropped (closed, or closed as soon as their preparation ends).
+ * Pre-warmed contexts: up to `target` prepared contexts (context.ts) per Chromium, made before a
+ * request needs them, so a scrape starts at `goto`. Each is handed out once and closed by its
+ * scrape; the pool decides when to refill. Spares of a Chromium that is retiring or gone are
+ * dropped (closed, or closed as soon as their preparation ends).
  */
 import type { Chromium } from './chromium';
 import type { PreparedContext } from './context';
@@ -59,7 +59,7 @@ export function createSpareStore(opts: {
         },
         (err: unknown) => {
           entries = entries.filter((e) => e !== entry);
-          // No refill here: a Chromium that cannot make contexts would loop. The next take refills.
+          // No refill here: a Chromium that cannot make contexts would loop. The pool refills later.
           if (entry.state === 'kept' && !stopped && !owner.retiring && owner.browser.isConnected()) opts.onError(err);
         },
       );
@@ -74,7 +74,6 @@ export function createSpareStore(opts: {
       if (!entry) return null;
       entries = entries.filter((e) => e !== entry);
       entry.state = 'taken';
-      fill(owner);
       return entry.promise;
     },
     drop(owner) {
