@@ -8,7 +8,7 @@
  * before it, every request is refused (nothing may load in a context no scrape owns).
  * Guard layers 1 and 2 of pool.ts live here.
  */
-import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { AppError } from '../../../lib/errors';
 import { checkTarget, normalizeHost, resolvePublicHost } from '../guard';
 import type { AddressPolicy, BlacklistCheck } from '../guard';
@@ -122,6 +122,8 @@ export interface ScrapeRules {
 export interface PreparedContext {
   context: BrowserContext;
   page: Page;
+  /** A CDP session on the page, to read its document without injecting a script (page.ts). */
+  cdp: CDPSession;
   /** Hands the context to its one scrape: from now on its handlers apply `rules`. */
   arm(rules: ScrapeRules): void;
 }
@@ -174,9 +176,11 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
       if (rules && r.redirectedFrom() && isMainNavigation(r)) rules.guard.checkHop(r.url());
     });
     page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
     return {
       context,
       page,
+      cdp,
       arm(next) {
         if (rules) throw new Error('a browser context serves one scrape only');
         rules = next;
