@@ -60,9 +60,11 @@ async function cpuTicks(): Promise<{ node: number; chromium: number }> {
   return { node: self.cpuTicks, chromium: self.reapedChildTicks + chromiums.reduce((sum, p) => sum + p.cpuTicks + p.reapedChildTicks, 0) };
 }
 
-async function chromiumRss(): Promise<number> {
-  const tree = (await readProcessTree(process.pid))!;
-  return tree.filter((p) => p.pid !== process.pid && /chrom/i.test(p.name)).reduce((sum, p) => sum + p.rssBytes, 0);
+/** RSS of every Chromium process, and of the long-lived ones (not renderers: they die with their context). */
+async function chromiumRss(): Promise<{ all: number; longLived: number }> {
+  const chromiums = (await readProcessTree(process.pid))!.filter((p) => p.pid !== process.pid && /chrom/i.test(p.name));
+  const sum = (ps: typeof chromiums) => ps.reduce((s, p) => s + p.rssBytes, 0);
+  return { all: sum(chromiums), longLived: sum(chromiums.filter((p) => p.chromiumType !== 'renderer')) };
 }
 
 interface Row {
@@ -208,8 +210,8 @@ async function main(): Promise<void> {
   log('');
   log(`Memory over ${memoryPages} pages (fresh pool, recyclePages ${recyclePages ?? 'default (1000)'}), sampled with the spares refilled and no Chromium retiring:`);
   log('');
-  log('| pages | node RSS MiB | Chromium RSS MiB (summed over its processes) | total MiB | recycles | load avg |');
-  log('|---|---|---|---|---|---|');
+  log('| pages | node RSS MiB | Chromium RSS MiB (summed over its processes) | of which long-lived (not renderers) | total MiB | recycles | load avg |');
+  log('|---|---|---|---|---|---|---|');
   const memPool = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, recyclePages });
   const mib = (n: number) => (n / 2 ** 20).toFixed(0);
   try {
@@ -222,7 +224,7 @@ async function main(): Promise<void> {
       await poolSettled(memPool, PAGE_CAP);
       const node = process.memoryUsage().rss;
       const chrome = await chromiumRss();
-      log(`| ${done} | ${mib(node)} | ${mib(chrome)} | ${mib(node + chrome)} | ${memPool.stats().recycles} | ${loadavg()} |`);
+      log(`| ${done} | ${mib(node)} | ${mib(chrome.all)} | ${mib(chrome.longLived)} | ${mib(node + chrome.all)} | ${memPool.stats().recycles} | ${loadavg()} |`);
     }
   } finally {
     await memPool.close();

@@ -9,6 +9,7 @@ import { startFixtureServer } from '../../test/fixtures/server';
 import type { FixtureServer } from '../../test/fixtures/server';
 import { createBrowserPool } from './browser';
 import type { BrowserPool, BrowserPoolEvent } from './browser';
+import { chromiumLongLivedRssBytes, readProcessTree } from './browser/proc';
 import { isPrivateAddress, matchesBlacklist } from './guard';
 import { appErrorOf } from '../../test/helpers/app-error';
 
@@ -389,11 +390,27 @@ describe('browser pool lifecycle: recycling and close (own pools)', () => {
     expect(own.stats()).toMatchObject({ launches: 2, pagesSinceLaunch: 1 });
   });
 
-  it('reads the memory of the real Chromium tree', async () => {
-    own = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, rssCheckEveryPages: 1 });
+  it('reads the memory of the real Chromium (its long-lived processes)', async () => {
+    let browserPid: number | undefined;
+    own = createBrowserPool({
+      executablePath: CHROMIUM,
+      allowPrivateTargets: true,
+      rssCheckEveryPages: 1,
+      readRss: (pid) => {
+        browserPid = pid;
+        return chromiumLongLivedRssBytes(pid);
+      },
+    });
     await own.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 30_000 });
-    // A headless Chromium with a page open is well over 50 MiB resident.
+    // Chromium's browser process alone is well over 50 MiB resident.
     await until(() => (own!.stats().chromiumRssBytes ?? 0) > 50 * 2 ** 20, 'a plausible RSS reading');
+    // With the spares' pages open, renderers exist, and the reading leaves them out.
+    await expectIdleWithSpares(own);
+    const tree = (await readProcessTree(browserPid!))!;
+    expect(tree.filter((p) => p.chromiumType === 'renderer').length).toBeGreaterThanOrEqual(2);
+    const longLived = tree.filter((p) => p.chromiumType !== 'renderer').reduce((sum, p) => sum + p.rssBytes, 0);
+    expect(await chromiumLongLivedRssBytes(browserPid!)).toBeLessThan(tree.reduce((sum, p) => sum + p.rssBytes, 0));
+    expect(longLived).toBeGreaterThan(50 * 2 ** 20);
   });
 
   it('close() stops pre-warming and leaves no Chromium behind', async () => {

@@ -37,7 +37,7 @@ export interface Chromium {
   recycleAt: number;
   /** Next `pages` count at which to read the memory of its process tree. */
   nextRssCheck: number;
-  /** The first reading, taken after warm-up (the first `rssCheckEveryPages` pages). */
+  /** The first memory reading (proc.ts), taken after warm-up (the first `rssCheckEveryPages` pages). */
   rssBaseline: number | null;
   /** The latest reading. */
   rssLatest: number | null;

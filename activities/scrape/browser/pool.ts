@@ -12,9 +12,9 @@
  * frees costs more CPU than the context the queued scrape makes for itself, and when scrapes
  * queue, CPU is what they wait for (docs/scraping.md, "Browser pool").
  *
- * Recycling: after `recyclePages` pages, or when the RSS of Chromium's process tree has grown
- * `recycleRssGrowthBytes` over its reading after warm-up, a successor is launched in the
- * background; once it is up, new scrapes go to it and the old one closes when its last in-flight
+ * Recycling: after `recyclePages` pages, or when the RSS of Chromium's long-lived processes
+ * (all but renderers, which die with their context) has grown `recycleRssGrowthBytes` over its
+ * reading after warm-up, a successor is launched in the background; once it is up, new scrapes go to it and the old one closes when its last in-flight
  * scrape ends. No scrape fails because of a recycle.
  *
  * Target safety, three layers:
@@ -47,7 +47,7 @@ import type { Chromium, RecycleReason } from './chromium';
 import { prepareContext, requestHeaders } from './context';
 import type { PreparedContext, RequestHeaders } from './context';
 import { runScrape, validateBrowserOptions } from './page';
-import { treeRssBytes } from './proc';
+import { chromiumLongLivedRssBytes } from './proc';
 import { createSlots } from './slots';
 import { createSpareStore } from './spares';
 
@@ -80,8 +80,9 @@ export interface BrowserPoolOptions {
   /** Replace Chromium after this many pages; default 1000; 0 = never. */
   recyclePages?: number;
   /**
-   * Replace Chromium when the RSS of its process tree exceeds its reading after warm-up by this
-   * much; default 512 MiB; 0 = never. Read every `rssCheckEveryPages` pages.
+   * Replace Chromium when the RSS of its long-lived processes (browser, GPU, network, zygotes:
+   * not renderers) exceeds its reading after warm-up by this much; default 512 MiB; 0 = never.
+   * Read every `rssCheckEveryPages` pages.
    */
   recycleRssGrowthBytes?: number;
   /** Pages between two readings of Chromium's memory (the first one is the baseline); default 50. */
@@ -92,7 +93,7 @@ export interface BrowserPoolOptions {
   onEvent?: (event: BrowserPoolEvent) => void;
   /** Test hook: address classifier (default `isPrivateAddress`). */
   isPrivate?: AddressPolicy;
-  /** Test hook: the RSS of the process tree under `pid` (default: read from /proc). */
+  /** Test hook: the RSS reading for the Chromium whose browser process is `pid` (default: from /proc). */
   readRss?: (pid: number) => Promise<number | null>;
 }
 
@@ -132,7 +133,7 @@ export interface BrowserPoolStats {
   retiringBrowsers: number;
   /** Pages served by the current Chromium. */
   pagesSinceLaunch: number;
-  /** Latest RSS reading of the current Chromium's process tree (every `rssCheckEveryPages` pages). */
+  /** Latest RSS reading of the current Chromium's long-lived processes (every `rssCheckEveryPages` pages). */
   chromiumRssBytes: number | null;
   /** Egress proxy counters (only when private targets are not allowed). */
   egress: { requests: number; blocked: number } | null;
@@ -154,7 +155,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const recyclePages = options.recyclePages === 0 ? Infinity : (options.recyclePages ?? 1000);
   const rssGrowth = options.recycleRssGrowthBytes ?? 512 * 2 ** 20;
   const rssCheckEveryPages = Math.max(1, options.rssCheckEveryPages ?? 50);
-  const readRss = options.readRss ?? treeRssBytes;
+  const readRss = options.readRss ?? chromiumLongLivedRssBytes;
   const emit = (e: BrowserPoolEvent) => {
     try {
       options.onEvent?.(e);

@@ -1,6 +1,6 @@
 /**
  * Readings of a process and its descendants from Linux's /proc: the pool watches its Chromium's
- * memory with it (a renderer or the browser process that keeps growing is the reason to recycle),
+ * memory with it (a long-lived Chromium process that keeps growing is the reason to recycle),
  * the benchmark the CPU and memory of a whole process tree.
  *
  * Chromium's renderers are children of its zygote, not of the browser process, so "Chromium" is
@@ -14,6 +14,8 @@ export interface ProcessReading {
   ppid: number;
   /** The executable's name as the kernel has it (`comm`), e.g. "chromium". */
   name: string;
+  /** Chromium's `--type=` argument (renderer, zygote, gpu-process, utility), null for its browser process and others. */
+  chromiumType: string | null;
   /** utime + stime, in clock ticks (`getconf CLK_TCK`, 100 on Linux). */
   cpuTicks: number;
   /**
@@ -41,6 +43,12 @@ async function readStat(pid: number): Promise<Stat | null> {
   const num = (n: number) => Number(fields[n - 3]);
   const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
   return { name, ppid: num(4), cpuTicks: num(14) + num(15), reapedChildTicks: num(16) + num(17) };
+}
+
+async function readChromiumType(pid: number): Promise<string | null> {
+  const args = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  // Chromium rewrites its children's argv into one space-separated string (setproctitle).
+  return /(?:^|[\0 ])--type=([^\0 ]+)/.exec(args)?.[1] ?? null;
 }
 
 async function readRss(pid: number): Promise<number> {
@@ -74,13 +82,20 @@ export async function readProcessTree(rootPid: number): Promise<ProcessReading[]
   return Promise.all(
     tree.map(async (pid) => {
       const s = stats.get(pid)!;
-      return { pid, ppid: s.ppid, name: s.name, cpuTicks: s.cpuTicks, reapedChildTicks: s.reapedChildTicks, rssBytes: await readRss(pid) };
+      const [rssBytes, chromiumType] = await Promise.all([readRss(pid), readChromiumType(pid)]);
+      return { pid, ppid: s.ppid, name: s.name, chromiumType, cpuTicks: s.cpuTicks, reapedChildTicks: s.reapedChildTicks, rssBytes };
     }),
   );
 }
 
-/** Summed RSS of `rootPid`'s tree (shared pages count once per process), or null when unreadable. */
-export async function treeRssBytes(rootPid: number): Promise<number | null> {
-  const tree = await readProcessTree(rootPid);
-  return tree ? tree.reduce((sum, p) => sum + p.rssBytes, 0) : null;
+/**
+ * Summed RSS of the long-lived processes of the Chromium under `browserPid` (browser, zygotes,
+ * GPU, network and storage services; shared pages count once per process), or null when
+ * unreadable. Renderers are left out: each lives for one context and dies with it, so they
+ * cannot accumulate, and their number (0 to concurrency + spares) would swing the figure by
+ * hundreds of MiB from one reading to the next.
+ */
+export async function chromiumLongLivedRssBytes(browserPid: number): Promise<number | null> {
+  const tree = await readProcessTree(browserPid);
+  return tree ? tree.filter((p) => p.chromiumType !== 'renderer').reduce((sum, p) => sum + p.rssBytes, 0) : null;
 }
