@@ -29,6 +29,8 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
       : createBrowserPool({
           executablePath: config.CHROMIUM_PATH,
           maxConcurrency: config.BROWSER_CONCURRENCY,
+          spareContexts: config.BROWSER_SPARE_CONTEXTS,
+          recyclePages: config.BROWSER_RECYCLE_PAGES,
           allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
           onEvent: (event) => logger.info({ event }, 'browser pool'),
         });
