@@ -7,6 +7,7 @@ import { createCreditActivities } from './credit';
 import { echo } from './echo';
 import { createFlowActivities } from './flow';
 import type { Plan } from '../lib/config';
+import type { PeriodCharger } from '../lib/payments/provider';
 import { createSubscriptionActivities } from './subscriptions';
 import type { Blacklist } from './scrape/blacklist';
 import type { BrowserPool } from './scrape/browser';
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   lowCreditThreshold?: number;
   /** SUBSCRIPTION_PLANS, for the refill activity. */
   plans?: Plan[];
+  /** PAYMENT_PROVIDER, for the charge of each period of a paid plan (unset: none). */
+  paymentProvider?: PeriodCharger;
 }
 
 /**
@@ -41,7 +44,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     echo,
     ...credit,
-    ...createSubscriptionActivities({ db: deps.db, plans: deps.plans ?? [] }),
+    ...createSubscriptionActivities({ db: deps.db, plans: deps.plans ?? [], provider: deps.paymentProvider }),
     async debitCredit(input: Parameters<typeof credit.debitCredit>[0]) {
       const change = await credit.debitCredit(input);
       if (change.applied) deps.metrics.creditsDebited.inc({ mode: input.mode ?? 'other' }, input.amount);

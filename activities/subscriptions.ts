@@ -1,80 +1,137 @@
 /**
- * The refill activity of subscriptions. Period n of a subscription covers
+ * The activities of subscriptions. Period n of a subscription covers
  * [anchorAt + n·period, anchorAt + (n+1)·period); n is derived from the schedule's scheduled time.
  * Refill policy: ADD the plan's allowance at the start of every period (credit carries over).
+ * A paid plan's period is granted only once its payment has succeeded (lib/billing.ts).
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import { type PeriodGrant, grantPeriod, inLife, lockSubscription, notifyPeriodGranted, periodAt, planIdAt } from '../lib/billing';
 import type { Plan } from '../lib/config';
-import { grantCredit } from '../lib/credit';
 import type { Database } from '../lib/db';
 import { AppError } from '../lib/errors';
-import { notify } from '../lib/notifications';
-import { type RefillActivityInput, type RefillOutcome, subscriptionPeriodKey } from '../workflows/definitions';
+import type { PeriodCharger } from '../lib/payments/provider';
+import { settleEnded } from '../lib/subscriptions';
+import type { ChargePeriodInput, RefillActivityInput, RefillOutcome, SubscriptionEndInput } from '../workflows/definitions';
 
-/**
- * The period a scheduled time falls in. The schedule's actions are scheduled exactly at period
- * starts (its interval is aligned with the anchor), so the quotient is exact; period 0 is not
- * derived at all (started explicitly at activation, whenever that action runs).
- */
-export function periodAt(anchorAt: Date, periodSeconds: number, at: Date): number {
-  return Math.floor((at.getTime() - anchorAt.getTime()) / (periodSeconds * 1000));
-}
-
-export function createSubscriptionActivities(deps: { db: Database; plans: Plan[] }) {
-  const { db } = deps;
+export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]; provider?: PeriodCharger }) {
+  const { db, provider } = deps;
   return {
+    /**
+     * Decides the period the schedule reached: a free plan's period is granted; a paid plan's is
+     * granted if its payment succeeded, else its payment is created (`charge-due`: the workflow
+     * asks the provider next) or awaited (its webhook grants it, lib/payments/service.ts).
+     */
     async refillSubscription(input: RefillActivityInput): Promise<RefillOutcome> {
       const scheduledAt = new Date(input.scheduledAt);
-      // The decision and the grant are one transaction holding the subscription's row lock, the
-      // same lock a cancel takes (lib/subscriptions.ts cancelSubscription): a cancel either
-      // committed first (its cancelAt is seen here) or waits until this period is granted.
-      let decided: { outcome: RefillOutcome; notice?: { userId: string; planId: string; period: number; credits: number } };
+      // The decision, the charge's record and the grant are one transaction holding the
+      // subscription's row lock, the lock a cancel takes (lib/subscriptions.ts cancelSubscription):
+      // a cancel either committed first (its cancelAt is seen here) or waits until this is decided.
+      let decided: { outcome: RefillOutcome; grant?: PeriodGrant };
       try {
         decided = await db.$transaction(async (tx) => {
-          await tx.$queryRaw`SELECT 1 FROM subscription WHERE id = ${input.subscriptionId} FOR UPDATE`;
-          const sub = await tx.subscription.findUnique({ where: { id: input.subscriptionId } });
+          const sub = await lockSubscription(tx, input.subscriptionId);
           if (!sub) throw ApplicationFailure.nonRetryable(`No subscription ${input.subscriptionId}`, 'NOT_FOUND');
-          if (!sub.anchorAt || (sub.status !== 'active' && sub.status !== 'cancelled')) return { outcome: { status: 'inactive' as const } };
-          const period = input.period ?? periodAt(sub.anchorAt, sub.periodSeconds, scheduledAt);
+          if (!sub.anchorAt || sub.status === 'pending') return { outcome: { status: 'inactive' as const } };
+          // From cancelAt on nothing is charged or granted. Ending the subscription is left to
+          // settleEnded (lib/subscriptions.ts), the one place that ends it, deletes its schedule and notifies.
+          if (sub.cancelAt && scheduledAt.getTime() >= sub.cancelAt.getTime()) return { outcome: { status: 'ended' as const } };
+          const period = periodAt(sub.anchorAt, sub.periodSeconds, scheduledAt);
           if (period < 0) return { outcome: { status: 'before-start' as const } };
-          // From cancelAt on nothing is granted. Ending the subscription is left to settleEnded
-          // (lib/subscriptions.ts), the one place that ends it, deletes its schedule and notifies.
-          const periodStart = sub.anchorAt.getTime() + period * sub.periodSeconds * 1000;
-          if (sub.cancelAt && periodStart >= sub.cancelAt.getTime()) return { outcome: { status: 'ended' as const } };
-          // A plan change applies from the first period after it was made.
-          let planId = sub.planId;
-          if (sub.pendingPlanId && period > 0) {
-            planId = sub.pendingPlanId;
-            await tx.subscription.update({ where: { id: sub.id }, data: { planId, pendingPlanId: null } });
-          }
+          if (!inLife(sub, period)) return { outcome: { status: 'inactive' as const } };
+          // A plan change applies from its dated period on (lib/billing.ts planIdAt).
+          const planId = planIdAt(sub, period);
           const plan = deps.plans.find((p) => p.id === planId);
           if (!plan) throw ApplicationFailure.nonRetryable(`Plan ${planId} is not configured (SUBSCRIPTION_PLANS)`, 'NOT_FOUND');
-          if (plan.creditsPerPeriod <= 0) return { outcome: { status: 'no-allowance' as const, period } };
-          const { applied } = await grantCredit(tx, {
-            userId: sub.userId,
-            amount: plan.creditsPerPeriod,
-            idempotencyKey: subscriptionPeriodKey(sub.id, period),
-            reason: 'grant',
-            runId: sub.id,
-          });
-          return {
-            outcome: { status: applied ? ('granted' as const) : ('already-granted' as const), period, credits: plan.creditsPerPeriod },
-            notice: { userId: sub.userId, planId, period, credits: plan.creditsPerPeriod },
-          };
+
+          if (plan.priceCents === 0) {
+            if (plan.creditsPerPeriod <= 0) return { outcome: { status: 'no-allowance' as const, period } };
+            const grant = await grantPeriod(tx, sub, period, planId, plan.creditsPerPeriod);
+            return { outcome: { status: grant.applied ? ('granted' as const) : ('already-granted' as const), period, credits: plan.creditsPerPeriod }, grant };
+          }
+
+          // A paid period: one payment per period (unique), created here when the schedule
+          // reaches it first, or by the provider's invoice when that came first (Stripe).
+          let payment = await tx.payment.findFirst({ where: { subscriptionId: sub.id, period } });
+          if (!payment) {
+            if (!provider) throw ApplicationFailure.nonRetryable(`Period ${period} of subscription ${sub.id} cannot be charged: PAYMENT_PROVIDER=none`, 'PAYMENTS_UNAVAILABLE');
+            payment = await tx.payment.create({
+              data: {
+                userId: sub.userId,
+                provider: provider.name,
+                purpose: 'subscription',
+                planId,
+                subscriptionId: sub.id,
+                period,
+                credits: plan.creditsPerPeriod,
+                amountCents: plan.priceCents,
+                currency: plan.currency,
+              },
+            });
+          }
+          const paymentId = payment.id;
+          switch (payment.status) {
+            case 'succeeded': {
+              if (payment.credits <= 0) return { outcome: { status: 'no-allowance' as const, period } };
+              const grant = await grantPeriod(tx, sub, period, payment.planId ?? planId, payment.credits);
+              return { outcome: { status: grant.applied ? ('granted' as const) : ('already-granted' as const), period, credits: payment.credits }, grant };
+            }
+            case 'failed':
+              return { outcome: { status: 'past-due' as const, period, paymentId } };
+            case 'refunded':
+              return { outcome: { status: 'refunded' as const, period, paymentId } };
+            case 'pending': {
+              // The service starts the charge where the provider does not bill on its own (local).
+              const chargeDue = !payment.providerPaymentId && provider?.recurringCharges === 'service' && payment.provider === provider.name;
+              return { outcome: { status: chargeDue ? ('charge-due' as const) : ('awaiting-payment' as const), period, paymentId } };
+            }
+          }
         });
       } catch (error) {
         if (error instanceof AppError && error.status < 500) throw ApplicationFailure.nonRetryable(error.message, error.code);
         throw error;
       }
       // Notifications after the commit, each once by its dedupe key (a retried activity repeats none).
-      const { notice } = decided;
-      const subscriptionId = input.subscriptionId;
-      if (notice) {
-        const key = subscriptionPeriodKey(subscriptionId, notice.period);
-        if (notice.period === 0) await notify(db, notice.userId, { type: 'subscription.activated', subscriptionId, planId: notice.planId }, { dedupeKey: key });
-        else await notify(db, notice.userId, { type: 'subscription.renewed', subscriptionId, planId: notice.planId, period: notice.period, credits: notice.credits }, { dedupeKey: key });
-      }
+      if (decided.grant) await notifyPeriodGranted(db, decided.grant);
       return decided.outcome;
+    },
+
+    /**
+     * Asks the provider to charge a period's payment and records the provider's id. Idempotent: a
+     * payment that already has its provider id, or is no longer pending, is left alone, and the
+     * provider call is idempotent by payment id.
+     */
+    async chargeSubscriptionPeriod(input: ChargePeriodInput): Promise<{ providerPaymentId: string | null }> {
+      const payment = await db.payment.findUnique({ where: { id: input.paymentId } });
+      if (!payment || payment.period === null || !payment.subscriptionId) throw ApplicationFailure.nonRetryable(`No period payment ${input.paymentId}`, 'NOT_FOUND');
+      if (payment.providerPaymentId || payment.status !== 'pending') return { providerPaymentId: payment.providerPaymentId };
+      if (!provider || provider.name !== payment.provider || provider.recurringCharges !== 'service') {
+        throw ApplicationFailure.nonRetryable(`Payment ${payment.id} is for provider ${payment.provider}, which does not take period charges here`, 'PAYMENTS_UNAVAILABLE');
+      }
+      const { providerPaymentId } = await provider.chargePeriod({
+        paymentId: payment.id,
+        subscriptionId: payment.subscriptionId,
+        period: payment.period,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        description: `${payment.planId ?? 'plan'}, period ${payment.period}`,
+      });
+      await db.payment.updateMany({ where: { id: payment.id, providerPaymentId: null }, data: { providerPaymentId } });
+      return { providerPaymentId };
+    },
+
+    /**
+     * Ends a cancelled subscription at its cancelAt (the end workflow's timer fired then, by the
+     * Temporal server's clock): settleEnded as of that instant, with the worker's own client to
+     * delete the schedule. Anything else (not cancelled, already ended) is left alone.
+     */
+    async endSubscription(input: SubscriptionEndInput): Promise<{ status: string }> {
+      const sub = await db.subscription.findUnique({ where: { id: input.subscriptionId } });
+      if (!sub) return { status: 'missing' };
+      if (sub.status !== 'cancelled' || !sub.cancelAt) return { status: sub.status };
+      await settleEnded({ db, temporal: { get: () => Promise.resolve(Context.current().client) } }, sub.userId, sub.cancelAt);
+      const after = await db.subscription.findUnique({ where: { id: sub.id }, select: { status: true } });
+      return { status: after?.status ?? 'missing' };
     },
   };
 }

@@ -9,7 +9,8 @@ import type { SqlPool } from '../lib/sql';
 import type { LazyTemporalClient } from '../lib/temporal-client';
 import type { TaskQueues } from '../workflows/definitions';
 import type { ApiKeyVerifier } from './api-key-cache';
-import { errorHandler, notFound } from './middleware/errors';
+import { createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
+import { createErrorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { authRoutes } from './routes/auth';
 import { consentRoutes } from './routes/consent';
@@ -45,12 +46,19 @@ export interface AppDeps {
 }
 
 /** The HTTP application: no listening, no globals, every collaborator passed in. */
-export function createApp(deps: AppDeps): Express {
+export function createApp(appDeps: AppDeps): Express {
+  // While PostgreSQL or Temporal is down, answers are 503s that name it (api/middleware/dependencies.ts).
+  const dependencies = createDependencyMonitor(
+    { database: () => appDeps.db.$queryRaw`SELECT 1`, temporal: () => appDeps.temporal.ping(2000) },
+    { onChange: (dependency, reason) => appDeps.logger.warn({ dependency, reason: reason ?? 'ok' }, reason ? 'dependency down' : 'dependency back') },
+  );
+  const deps: AppDeps = { ...appDeps, auth: guardCredentialChecks(appDeps.auth, dependencies), apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies) };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestContext(deps.logger, deps.metrics));
-  app.use(healthRoutes(deps));
+  app.use(healthRoutes(deps, dependencies));
+  app.use(dependencyGate(dependencies));
   app.use(authRoutes(deps));
   const payments = paymentProviderFromConfig(deps.config);
   // The provider's signature covers the raw body: parsed by express.raw inside, before express.json.
@@ -68,6 +76,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(subscriptionRoutes(deps, payments));
   if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
   app.use(notFound);
-  app.use(errorHandler);
+  app.use(createErrorHandler({ onDependencyFailure: (dependency) => dependencies.reportFailure(dependency) }));
   return app;
 }

@@ -43,4 +43,11 @@ describe('parseConfig', () => {
   it('refuses a short auth secret', () => {
     expect(() => parseConfig({ BETTER_AUTH_SECRET: 'short' })).toThrow(/BETTER_AUTH_SECRET: must be at least 32 characters/);
   });
+
+  it('with Stripe, refuses a subscription period that is not whole days (Stripe bills in days)', () => {
+    const stripe = { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(() => parseConfig({ ...stripe, SUBSCRIPTION_PERIOD_SECONDS: '4' })).toThrow(/SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days/);
+    expect(parseConfig({ ...stripe, SUBSCRIPTION_PERIOD_SECONDS: '86400' }).SUBSCRIPTION_PERIOD_SECONDS).toBe(86_400);
+    expect(parseConfig({ PAYMENT_PROVIDER: 'local', SUBSCRIPTION_PERIOD_SECONDS: '4' }).SUBSCRIPTION_PERIOD_SECONDS).toBe(4);
+  });
 });

@@ -83,6 +83,10 @@ const configSchema = z.object({
   EMBEDDED_PG_PORT: port.default(54329),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Contexts (with their page) kept ready before requests arrive; unset = BROWSER_CONCURRENCY (docs/scraping.md, "Browser pool"). */
+  BROWSER_SPARE_CONTEXTS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(32).optional(),
+  /** Chromium is replaced after this many pages (0 = never). */
+  BROWSER_RECYCLE_PAGES: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),
   FREE_CREDITS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(100),
   ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   BLACKLIST_HOSTS: z
@@ -144,6 +148,8 @@ const configSchema = z.object({
   LOCAL_PAYMENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_..., sk_live_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+  /** Another Stripe API than Stripe's own (stripe-mock, a test double); unset → api.stripe.com. */
+  STRIPE_API_URL: z.string().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
   /** Where the provider's checkout page sends the buyer back ({PAYMENT_ID} is replaced). */
   PAYMENT_SUCCESS_URL: z.string().url('must be a URL').optional(),
   PAYMENT_CANCEL_URL: z.string().url('must be a URL').optional(),
@@ -153,6 +159,15 @@ const configSchema = z.object({
   SUBSCRIPTION_PLANS: jsonList(planSchema).default(DEFAULT_PLANS),
   /** Length of a subscription period (default 30 days); short in tests. */
   SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
+  /** Port of the `npm start` supervisor's own /readyz and /metrics (loopback only); 0 = off. */
+  SUPERVISOR_PORT: port.default(9465),
+  /** Set by `npm start` on the API: the supervisor's endpoint, so /readyz can report the processes it restarts. */
+  SUPERVISOR_URL: z.string().url('must be a URL').optional(),
+  /**
+   * Run as root, PostgreSQL runs as the `postgres` user; binaries or data that user cannot reach
+   * (a clone in a private home folder) are placed here instead (docs/operations.md).
+   */
+  EMBEDDED_PG_RUNTIME_DIR: z.string().min(1).default('/var/lib/scrape-api'),
   /** Set by the supervisor (scripts/start.ts, tests) on its children: exit when the parent's stdin pipe closes. */
   EXIT_WITH_PARENT: booleanFlag.default(false),
 });
@@ -187,6 +202,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
   if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
     problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  // Stripe Billing bills plans in whole days, weeks, months or years (docs/account.md).
+  if (provider === 'stripe' && data.SUBSCRIPTION_PERIOD_SECONDS % 86_400 !== 0) {
+    problems.push('SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days (a multiple of 86400)');
   }
   if (data.NOTIFY_EMAIL && !data.SMTP_URL) problems.push('NOTIFY_EMAIL: needs SMTP_URL');
   for (const [name, list] of [['CREDIT_PACKS', data.CREDIT_PACKS], ['SUBSCRIPTION_PLANS', data.SUBSCRIPTION_PLANS]] as const) {

@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   /** The target's response (after decompression) exceeded the engine's size cap; not retryable. */
   RESPONSE_TOO_LARGE: 502,
   BROWSER_UNAVAILABLE: 503,
+  /** PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+  DEPENDENCY_UNAVAILABLE: 503,
   /** The payment provider refused or could not be reached when creating a checkout. */
   PAYMENT_PROVIDER_ERROR: 502,
   /** Payments are switched off (PAYMENT_PROVIDER=none). */
@@ -44,6 +46,7 @@ export const STATUS_NAME: Record<number, string> = {
   402: 'Payment Required',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
   422: 'Unprocessable Entity',

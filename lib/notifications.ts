@@ -19,6 +19,8 @@ export type NotificationEvent =
   | { type: 'payment.refunded'; paymentId: string; credits: number }
   | { type: 'subscription.activated'; subscriptionId: string; planId: string }
   | { type: 'subscription.renewed'; subscriptionId: string; planId: string; period: number; credits: number }
+  | { type: 'subscription.past_due'; subscriptionId: string; planId: string; period: number; paymentId: string; reason?: string }
+  | { type: 'subscription.recovered'; subscriptionId: string; planId: string; period: number }
   | { type: 'subscription.cancelled'; subscriptionId: string; planId: string; endsAt: string }
   | { type: 'subscription.ended'; subscriptionId: string; planId: string }
   | { type: 'flow.run.succeeded'; flowId: string; runId: string; flowName?: string; credits?: number }
@@ -34,6 +36,8 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   'payment.refunded',
   'subscription.activated',
   'subscription.renewed',
+  'subscription.past_due',
+  'subscription.recovered',
   'subscription.cancelled',
   'subscription.ended',
   'flow.run.succeeded',
@@ -56,6 +60,10 @@ export function notificationTitle(event: NotificationEvent): string {
       return `Subscription to ${event.planId} started`;
     case 'subscription.renewed':
       return `Subscription renewed: ${event.credits} credits added`;
+    case 'subscription.past_due':
+      return `Payment for your ${event.planId} plan failed: no credit for this period until it is paid`;
+    case 'subscription.recovered':
+      return `Subscription payment received: your ${event.planId} plan is active again`;
     case 'subscription.cancelled':
       return `Subscription cancelled; it ends on ${event.endsAt}`;
     case 'subscription.ended':

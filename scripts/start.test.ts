@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../lib/runtime/free-port';
+import { freePort, listenOnLoopback } from '../lib/runtime/free-port';
 import { testEnv } from '../test/helpers/env';
 
 /** Processes whose command line mentions `needle` (our temporary data folder). */
@@ -42,7 +43,7 @@ describe('npm start (the supervisor)', () => {
   it('starts PostgreSQL, Temporal with its UI, a worker and the API, and SIGTERM stops them all', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scrape-start-'));
     chmodSync(dataDir, 0o755); // PostgreSQL runs as the `postgres` user when we are root
-    const [apiPort, temporalPort, uiPort, pgPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [apiPort, temporalPort, uiPort, pgPort, supervisorPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const output: string[] = [];
     const supervisor: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
       env: {
@@ -53,6 +54,7 @@ describe('npm start (the supervisor)', () => {
         TEMPORAL_UI_PORT: String(uiPort),
         EMBEDDED_PG_PORT: String(pgPort),
         WORKER_METRICS_PORT: '0',
+        SUPERVISOR_PORT: String(supervisorPort),
         TEMPORAL_CLI_PATH: testEnv('temporalCli'),
         DATABASE_URL: '',
         TEMPORAL_ADDRESS: '',
@@ -73,6 +75,17 @@ describe('npm start (the supervisor)', () => {
       expect(printed).toContain(`API          http://127.0.0.1:${apiPort}`);
       expect(printed).toContain(uiLine);
       expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
+      // The supervisor's own endpoint: every process running, restart counters at zero.
+      const status = (await (await fetch(`http://127.0.0.1:${supervisorPort}/readyz`)).json()) as { status: string; processes: Array<{ name: string; state: string }> };
+      expect(status.status).toBe('ready');
+      expect(status.processes.map((p) => [p.name, p.state])).toEqual([
+        ['postgres', 'running'],
+        ['temporal', 'running'],
+        ['worker', 'running'],
+        ['api', 'running'],
+      ]);
+      const metrics = await (await fetch(`http://127.0.0.1:${supervisorPort}/metrics`)).text();
+      expect(metrics).toContain('supervisor_restarts_total{process="worker"} 0');
     } finally {
       supervisor.kill('SIGTERM');
     }
@@ -82,5 +95,46 @@ describe('npm start (the supervisor)', () => {
     expect(printed).toContain('[start] stopped');
     // Nothing it started outlives it.
     await waitUntil(() => Promise.resolve(processesMentioning(dataDir).length === 0), 10_000, 'processes outlived the supervisor', output);
+  });
+
+  it('stops the service with a message naming a process that keeps failing at start-up, and its last lines', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scrape-start-'));
+    chmodSync(dataDir, 0o755);
+    // PostgreSQL's port is taken: every start-up of it fails the same way.
+    const squatter = net.createServer();
+    const pgPort = await listenOnLoopback(squatter);
+    const [apiPort, temporalPort, uiPort, supervisorPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const output: string[] = [];
+    const supervisor = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(apiPort),
+        TEMPORAL_DEV_PORT: String(temporalPort),
+        TEMPORAL_UI_PORT: String(uiPort),
+        EMBEDDED_PG_PORT: String(pgPort),
+        SUPERVISOR_PORT: String(supervisorPort),
+        WORKER_METRICS_PORT: '0',
+        TEMPORAL_CLI_PATH: testEnv('temporalCli'),
+        DATABASE_URL: '',
+        TEMPORAL_ADDRESS: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    supervisor.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+    supervisor.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+    try {
+      // Five attempts, 1 + 2 + 4 + 8 s apart: the service gives up by itself.
+      const code = await new Promise<number | null>((resolve) => supervisor.once('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+    } finally {
+      squatter.close();
+    }
+    const printed = output.join('');
+    expect(printed).toContain('[start] postgres failed to start 5 times within 2 min; giving up.');
+    expect(printed).toContain('Address already in use');
+    expect(printed).toContain('[start] retrying postgres in 8 s (restart 4)');
+    expect(printed).toContain('[start] stopped');
+    expect(processesMentioning(dataDir)).toEqual([]);
   });
 });

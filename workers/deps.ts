@@ -10,6 +10,7 @@ import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
 import { createScrapeRunStore } from '../lib/scrape-runs';
 import { createSqlPool } from '../lib/sql';
+import { periodChargerFor } from '../lib/payments/provider';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -28,6 +29,8 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
       : createBrowserPool({
           executablePath: config.CHROMIUM_PATH,
           maxConcurrency: config.BROWSER_CONCURRENCY,
+          spareContexts: config.BROWSER_SPARE_CONTEXTS,
+          recyclePages: config.BROWSER_RECYCLE_PAGES,
           allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
           onEvent: (event) => logger.info({ event }, 'browser pool'),
         });
@@ -42,6 +45,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
     plans: config.SUBSCRIPTION_PLANS,
+    paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,
     close: async () => {
       await browserPool?.close();

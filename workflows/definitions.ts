@@ -261,8 +261,8 @@ export const subscriptionIds = {
   schedule: (subscriptionId: string) => `subscription-${subscriptionId}`,
   /** Workflow id of the schedule's action (Temporal appends the scheduled time). */
   refillWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-refill`,
-  /** The refill of period 0, started at activation. */
-  firstRefillWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-refill-period-0`,
+  /** The workflow a cancel starts: it ends the subscription at cancelAt. */
+  endWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-end`,
 } as const;
 
 /** Ledger idempotency key of a subscription's refill for period n (n = 0 at activation). */
@@ -270,22 +270,31 @@ export const subscriptionPeriodKey = (subscriptionId: string, period: number) =>
 
 export interface SubscriptionRefillInput {
   subscriptionId: string;
-  /**
-   * Period 0 is started explicitly at activation; the schedule's actions (periods 1…) leave this
-   * out and take their period from their scheduled time.
-   */
-  period?: number;
 }
 
 export interface RefillActivityInput {
   subscriptionId: string;
   /** The schedule's scheduled time for this action (ISO), never the activity's wall clock. */
   scheduledAt: string;
-  /** An explicit period (period 0); otherwise derived from `scheduledAt`. */
-  period?: number;
 }
 
+/**
+ * What a period's refill did. A paid period is granted only once its payment has succeeded:
+ * `charge-due` (the workflow then asks the provider to charge it), `awaiting-payment` (its
+ * webhook will grant it), `past-due` (its charge failed; a later successful attempt grants it).
+ */
 export type RefillOutcome =
   | { status: 'granted' | 'already-granted'; period: number; credits: number }
   | { status: 'no-allowance'; period: number }
+  | { status: 'charge-due' | 'awaiting-payment' | 'past-due' | 'refunded'; period: number; paymentId: string }
   | { status: 'ended' | 'inactive' | 'before-start' };
+
+export interface ChargePeriodInput {
+  paymentId: string;
+}
+
+export interface SubscriptionEndInput {
+  subscriptionId: string;
+  /** cancelAt (ISO): the workflow sleeps until then. */
+  endsAt: string;
+}

@@ -2,4 +2,4 @@
 export { echoWorkflow } from './echo.workflow';
 export { scrapeBatchWorkflow, scrapeWorkflow } from './scrape.workflow';
 export { flowWorkflow, foreachWorkflow } from './flow.workflow';
-export { subscriptionRefillWorkflow } from './subscription.workflow';
+export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';

@@ -9,6 +9,7 @@ import { startFixtureServer } from '../../test/fixtures/server';
 import type { FixtureServer } from '../../test/fixtures/server';
 import { createBrowserPool } from './browser';
 import type { BrowserPool, BrowserPoolEvent } from './browser';
+import { chromiumLongLivedRssBytes, readProcessTree } from './browser/proc';
 import { isPrivateAddress, matchesBlacklist } from './guard';
 import { appErrorOf } from '../../test/helpers/app-error';
 
@@ -49,9 +50,22 @@ function nextEvent(type: BrowserPoolEvent['type']): Promise<BrowserPoolEvent> {
   });
 }
 
-/** Resolves once `condition()` holds, checking after each turn of the event loop (no fixed sleeps). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Resolves once `condition()` holds, checking every few ms (no fixed sleeps); fails the test
+ * with `what` if it does not hold within `ms`.
+ */
+async function until(condition: () => boolean, what = 'condition', ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Waits until the pool is idle with its spares ready, then checks that no context is open beyond them. */
+async function expectIdleWithSpares(p: BrowserPool, spares = 2): Promise<void> {
+  await until(() => p.stats().spareContexts === spares && p.stats().openContexts === spares, `${spares} spares and nothing else open`);
+  expect(p.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: spares, spareContexts: spares });
 }
 
 /** Chromium browser processes that are children of this (jest worker) process. */
@@ -153,12 +167,107 @@ describe('browser pool (real Chromium)', () => {
     expect(second.html).not.toContain('fixture-secret');
   });
 
+  it('does not keep localStorage between scrapes', async () => {
+    // /storage shows what an earlier visit stored, then stores a value itself.
+    for (let i = 0; i < 2; i++) {
+      const res = await pool.scrape({ url: `${fx.url}/storage`, selectors: ['#seen'] }, { timeoutMs: 20_000 });
+      expect(res.data![0]!.results[0]!.text).toBe('none');
+    }
+  });
+
+  it('starts a scrape on a pre-warmed context when one is ready', async () => {
+    await until(() => pool.stats().spareContexts === 2, 'two spares');
+    const before = pool.stats();
+    const res = await pool.scrape({ url: `${fx.url}/page/7`, selectors: ['h1'] }, { timeoutMs: 20_000 });
+    expect(res.data![0]!.results[0]!.text).toBe('Page 7');
+    expect(pool.stats()).toMatchObject({ spareHits: before.spareHits + 1, spareMisses: before.spareMisses });
+  });
+
+  it('applies plain headers to a pre-warmed context; a custom user agent gets a new context', async () => {
+    const echo = async (headers: Record<string, string>) => {
+      // Chromium shows a JSON answer as the text of a <pre>.
+      const res = await pool.scrape({ url: `${fx.url}/echo`, headers, selectors: ['pre'] }, { timeoutMs: 20_000 });
+      return JSON.parse(res.data![0]!.results[0]!.text) as { headers: Record<string, string> };
+    };
+    await until(() => pool.stats().spareContexts === 2, 'two spares');
+    let before = pool.stats();
+    const plain = await echo({ 'x-fixture': 'one' });
+    expect(plain.headers['x-fixture']).toBe('one');
+    expect(pool.stats()).toMatchObject({ spareHits: before.spareHits + 1, spareMisses: before.spareMisses });
+
+    before = pool.stats();
+    const custom = await echo({ 'user-agent': 'FixtureBot/1.0', 'x-fixture': 'two' });
+    expect(custom.headers).toMatchObject({ 'user-agent': 'FixtureBot/1.0', 'x-fixture': 'two' });
+    expect(pool.stats()).toMatchObject({ spareHits: before.spareHits, spareMisses: before.spareMisses + 1 });
+
+    // Neither header stays with the pool.
+    const next = await echo({});
+    expect(next.headers['user-agent']).not.toBe('FixtureBot/1.0');
+    expect(next.headers['x-fixture']).toBeUndefined();
+  });
+
+  it('block_resources aborts those resource types (not a guard refusal) and loads the rest', async () => {
+    const count = (path: string) => fx.hits.get(path) ?? 0;
+    const scrapeAssets = (tag: string, block?: Array<'image' | 'stylesheet'>) =>
+      pool.scrape(
+        { url: `${fx.url}/assets?tag=${tag}`, block_resources: block, wait_for: 'body[data-img]', capture_network: true, selectors: [{ selector: 'body', attribute: 'data-img' }] },
+        { timeoutMs: 20_000 },
+      );
+    const before = { img: count('/pixel.png'), css: count('/style.css') };
+    const blocked = await scrapeAssets('blocked', ['image']);
+    expect(blocked.status).toBe(200);
+    expect(blocked.data![0]!.results[0]!.text).toBe('failed');
+    expect(count('/pixel.png')).toBe(before.img);
+    expect(count('/style.css')).toBe(before.css + 1);
+    const pixel = blocked.network!.find((n) => n.url.includes('/pixel.png'));
+    expect(pixel).toMatchObject({ resource_type: 'image', status: null });
+    expect(pixel!.error).toContain('ERR_ABORTED');
+
+    const both = await scrapeAssets('both', ['image', 'stylesheet']);
+    expect(both.data![0]!.results[0]!.text).toBe('failed');
+    expect({ img: count('/pixel.png'), css: count('/style.css') }).toEqual({ img: before.img, css: before.css + 1 });
+
+    const loaded = await scrapeAssets('none');
+    expect(loaded.data![0]!.results[0]!.text).toBe('ok');
+    expect({ img: count('/pixel.png'), css: count('/style.css') }).toEqual({ img: before.img + 1, css: before.css + 2 });
+  });
+
+  it('wait_until: domcontentloaded and commit return before load; networkidle waits for late requests', async () => {
+    // The image answers after 15 s: waiting for `load` would exceed the 10 s deadline.
+    const dcl = await pool.scrape({ url: `${fx.url}/assets?tag=dcl&img_delay=15000`, wait_until: 'domcontentloaded' }, { timeoutMs: 10_000 });
+    expect(dcl.status).toBe(200);
+    // The image's onload has not run: no data-img on <body> yet.
+    expect(dcl.html).toContain('<body><h1>Assets</h1>');
+
+    // The body ends after 15 s: only 'commit' can return within 10 s.
+    const commit = await pool.scrape({ url: `${fx.url}/partial?ms=15000`, wait_until: 'commit' }, { timeoutMs: 10_000 });
+    expect(commit).toMatchObject({ status: 200, final_url: `${fx.url}/partial?ms=15000` });
+    expect(commit.html).not.toContain('Tail');
+
+    const slowLoad = await appErrorOf(pool.scrape({ url: `${fx.url}/partial?ms=15000`, wait_until: 'domcontentloaded' }, { timeoutMs: 3000 }));
+    expect(slowLoad.code).toBe('SCRAPE_FAILED');
+
+    // /late-fetch requests /api/data 300 ms after load; networkidle waits for it and its rendering.
+    const idle = await pool.scrape(
+      { url: `${fx.url}/late-fetch?delay=300`, wait_until: 'networkidle', selectors: [{ selector: '#items li', all: true }] },
+      { timeoutMs: 20_000 },
+    );
+    expect(idle.data![0]!.results.map((r) => r.text)).toEqual(['Alpha', 'Beta', 'Gamma']);
+
+    const bad = await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, wait_until: 'never' as never }));
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    const badBlock = await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, block_resources: ['script' as never] }));
+    expect(badBlock).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
   it('runs 50 sequential scrapes without leaking a context', async () => {
     for (let i = 0; i < 50; i++) {
       const res = await pool.scrape({ url: `${fx.url}/page/${i}`, selectors: ['h1'] }, { timeoutMs: 20_000 });
       expect(res.data![0]!.results[0]!.text).toBe(`Page ${i}`);
     }
-    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: 0, launched: true });
+    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, launched: true });
+    // Open contexts come back to the pre-warmed spares, none beyond.
+    await expectIdleWithSpares(pool);
   });
 
   it('bounds concurrency with a FIFO queue and releases every slot, failures included', async () => {
@@ -170,7 +279,8 @@ describe('browser pool (real Chromium)', () => {
     const results = await Promise.all(slow);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await failing).toBeInstanceOf(AppError);
-    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: 0 });
+    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0 });
+    await expectIdleWithSpares(pool);
   });
 
   it('queued and running scrapes honour cancellation', async () => {
@@ -183,7 +293,8 @@ describe('browser pool (real Chromium)', () => {
     controller.abort(reason);
     const settled = await Promise.allSettled([running, ...queued]);
     expect(settled).toEqual(settled.map(() => ({ status: 'rejected', reason })));
-    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: 0 });
+    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0 });
+    await expectIdleWithSpares(pool);
   });
 
   it('relaunches Chromium after its process is killed', async () => {
@@ -198,11 +309,136 @@ describe('browser pool (real Chromium)', () => {
     const res = await pool.scrape({ url: `${fx.url}/page/2`, selectors: ['h1'] }, { timeoutMs: 30_000 });
     expect(res.data![0]!.results[0]!.text).toBe('Page 2');
     expect(pool.stats()).toMatchObject({ launched: true, launches: before + 1, contextsInUse: 0 });
+    // Pre-warming recovered on the new Chromium.
+    await expectIdleWithSpares(pool);
+    const hits = pool.stats().spareHits;
+    await pool.scrape({ url: `${fx.url}/page/3` }, { timeoutMs: 30_000 });
+    expect(pool.stats().spareHits).toBe(hits + 1);
   });
 
   it('rejects bad selectors and bad schemes before launching any work', async () => {
     expect(await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, selectors: ['a[['] }))).toMatchObject({ code: 'INVALID_SELECTOR' });
     expect(await appErrorOf(pool.scrape({ url: 'file:///etc/passwd' }))).toMatchObject({ code: 'INVALID_URL' });
+  });
+});
+
+describe('browser pool lifecycle: recycling and close (own pools)', () => {
+  let own: BrowserPool | undefined;
+  afterEach(async () => {
+    await own?.close();
+    own = undefined;
+  });
+
+  it('recycles Chromium after N pages while scrapes are in flight; none fails', async () => {
+    const seen: BrowserPoolEvent[] = [];
+    own = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, maxConcurrency: 2, recyclePages: 3, onEvent: (e) => seen.push(e) });
+    // Page 1 is held by the fixture until released: it is in flight through the recycle.
+    const held = own.scrape({ url: `${fx.url}/hold?key=recycle`, selectors: ['h1'] }, { timeoutMs: 60_000 });
+    await until(() => (fx.hits.get('/hold') ?? 0) >= 1, 'the held page requested');
+    for (const i of [2, 3]) {
+      const res = await own.scrape({ url: `${fx.url}/page/${i}`, selectors: ['h1'] }, { timeoutMs: 30_000 });
+      expect(res.data![0]!.results[0]!.text).toBe(`Page ${i}`);
+    }
+    // Page 3 reached the limit: a successor is launched, new scrapes go to it, the old one waits for page 1.
+    await until(() => own!.stats().recycles === 1, 'the first recycle');
+    expect(own.stats()).toMatchObject({ launches: 2, retiringBrowsers: 1, pagesSinceLaunch: 0 });
+    expect(seen).toContainEqual({ type: 'recycling', reason: 'pages', pages: 3, rssBytes: null });
+    const onNew = await own.scrape({ url: `${fx.url}/page/4`, selectors: ['h1'] }, { timeoutMs: 30_000 });
+    expect(onNew.data![0]!.results[0]!.text).toBe('Page 4');
+    expect(own.stats()).toMatchObject({ retiringBrowsers: 1, pagesSinceLaunch: 1 });
+    fx.release('recycle');
+    expect((await held).data![0]!.results[0]!.text).toBe('Held recycle');
+    await until(() => own!.stats().retiringBrowsers === 0, 'the old Chromium closed');
+    expect(seen).toContainEqual({ type: 'retired', pages: 3 });
+    expect(seen.filter((e) => e.type === 'disconnected')).toEqual([]);
+
+    // Under load: 12 scrapes at once (2 run, 10 queue), recycling every 3 pages.
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => own!.scrape({ url: `${fx.url}/page/r${i}`, selectors: ['h1'] }, { timeoutMs: 60_000 })),
+    );
+    expect(results.map((r) => r.data![0]!.results[0]!.text)).toEqual(results.map((_, i) => `Page r${i}`));
+    expect(own.stats().recycles).toBeGreaterThanOrEqual(2);
+    await until(() => own!.stats().retiringBrowsers === 0, 'every replaced Chromium closed');
+    await expectIdleWithSpares(own);
+  });
+
+  it('recycles Chromium when its memory grows past the bound over its baseline', async () => {
+    const seen: BrowserPoolEvent[] = [];
+    // Readings: 100 MiB at the first check (the baseline), then 100 MiB + the bound + 1 byte.
+    const readings = [100 * 2 ** 20, 100 * 2 ** 20 + 2 ** 20 + 1];
+    const pids: number[] = [];
+    own = createBrowserPool({
+      executablePath: CHROMIUM,
+      allowPrivateTargets: true,
+      rssCheckEveryPages: 1,
+      recycleRssGrowthBytes: 2 ** 20,
+      readRss: (pid) => {
+        pids.push(pid);
+        return Promise.resolve(readings.shift() ?? null);
+      },
+      onEvent: (e) => seen.push(e),
+    });
+    await own.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 30_000 });
+    await until(() => own!.stats().chromiumRssBytes === 100 * 2 ** 20, 'the baseline reading');
+    // The reading was of Chromium's browser process, a child of this process.
+    expect(chromiumChildren()).toContain(pids[0]);
+    await own.scrape({ url: `${fx.url}/page/2` }, { timeoutMs: 30_000 });
+    await until(() => own!.stats().recycles === 1, 'the recycle');
+    expect(seen).toContainEqual({ type: 'recycling', reason: 'rss', pages: 2, rssBytes: 100 * 2 ** 20 + 2 ** 20 + 1 });
+    const res = await own.scrape({ url: `${fx.url}/page/3`, selectors: ['h1'] }, { timeoutMs: 30_000 });
+    expect(res.data![0]!.results[0]!.text).toBe('Page 3');
+    expect(own.stats()).toMatchObject({ launches: 2, pagesSinceLaunch: 1 });
+  });
+
+  it('reads the memory of the real Chromium (its long-lived processes)', async () => {
+    let browserPid: number | undefined;
+    own = createBrowserPool({
+      executablePath: CHROMIUM,
+      allowPrivateTargets: true,
+      rssCheckEveryPages: 1,
+      readRss: (pid) => {
+        browserPid = pid;
+        return chromiumLongLivedRssBytes(pid);
+      },
+    });
+    await own.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 30_000 });
+    // Chromium's browser process alone is well over 50 MiB resident.
+    await until(() => (own!.stats().chromiumRssBytes ?? 0) > 50 * 2 ** 20, 'a plausible RSS reading');
+    // With the spares' pages open, renderers exist, and the reading leaves them out.
+    await expectIdleWithSpares(own);
+    const tree = (await readProcessTree(browserPid!))!;
+    expect(tree.filter((p) => p.chromiumType === 'renderer').length).toBeGreaterThanOrEqual(2);
+    const longLived = tree.filter((p) => p.chromiumType !== 'renderer').reduce((sum, p) => sum + p.rssBytes, 0);
+    expect(await chromiumLongLivedRssBytes(browserPid!)).toBeLessThan(tree.reduce((sum, p) => sum + p.rssBytes, 0));
+    expect(longLived).toBeGreaterThan(50 * 2 ** 20);
+  });
+
+  it('close() stops pre-warming and leaves no Chromium behind', async () => {
+    const before = new Set(chromiumChildren());
+    own = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, spareContexts: 3 });
+    await own.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 30_000 });
+    // Closing while the spares are still being refilled.
+    expect(chromiumChildren().filter((pid) => !before.has(pid)).length).toBeGreaterThan(0);
+    const closing = own;
+    own = undefined;
+    await closing.close();
+    expect(closing.stats()).toMatchObject({ launched: false, openContexts: 0, spareContexts: 0, retiringBrowsers: 0 });
+    expect(chromiumChildren().filter((pid) => !before.has(pid))).toEqual([]);
+    expect(await appErrorOf(closing.scrape({ url: `${fx.url}/page/2` }))).toMatchObject({ code: 'BROWSER_UNAVAILABLE' });
+  });
+
+  it('launchOnCreate launches Chromium and pre-warms before the first scrape', async () => {
+    own = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, launchOnCreate: true });
+    await expectIdleWithSpares(own);
+    expect(own.stats()).toMatchObject({ launches: 1, spareHits: 0, spareMisses: 0 });
+    await own.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 30_000 });
+    expect(own.stats().spareHits).toBe(1);
+  });
+
+  it('spareContexts: 0 turns pre-warming off (a context per scrape, on demand)', async () => {
+    own = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, spareContexts: 0 });
+    for (const i of [1, 2]) await own.scrape({ url: `${fx.url}/page/${i}` }, { timeoutMs: 30_000 });
+    expect(own.stats()).toMatchObject({ spareContexts: 0, openContexts: 0, spareHits: 0, spareMisses: 2 });
   });
 });
 

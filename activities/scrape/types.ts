@@ -1,6 +1,7 @@
 /**
  * Result shapes shared by the http and browser engines (DESIGN.md section 4). The activity layer
- * adds `id`, `attempts` and `credits`. Client-safe: types only.
+ * adds `id`, `attempts` and `credits`. Client-safe: types and constant lists only (no imports
+ * with runtime code), so a schema can build its enums from the lists below.
  */
 import type { BlacklistCheck } from './guard';
 
@@ -64,6 +65,14 @@ export interface ScrapeResult {
   network?: NetworkEntry[];
 }
 
+/** browser only: the `page.goto` event a scrape waits for before it reads the page. */
+export const WAIT_UNTIL_VALUES = ['load', 'domcontentloaded', 'networkidle', 'commit'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL_VALUES)[number];
+
+/** browser only: the resource types (Playwright's `request.resourceType()`) a scrape may refuse to load. */
+export const BLOCKABLE_RESOURCE_TYPES = ['image', 'media', 'font', 'stylesheet'] as const;
+export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
+
 /**
  * What the engines need from a validated request (structurally a subset of the API's
  * `ScrapeRequest`, so the activity can pass that object as is).
@@ -81,6 +90,18 @@ export interface EngineRequest {
   fill_form?: { selector?: string; fields: Record<string, string | number | boolean>; submit?: string };
   /** browser only */
   capture_network?: boolean;
+  /**
+   * browser only: when navigation counts as done, default 'load' (the page and its subresources).
+   * 'domcontentloaded': the HTML is parsed (images, stylesheets may still be loading);
+   * 'networkidle': 'load', then no request for 500 ms (costs at least 500 ms);
+   * 'commit': the response headers arrived and the document started (its HTML may be partial).
+   */
+  wait_until?: WaitUntil;
+  /**
+   * browser only: resource types the page may not load (aborted before any connection is made;
+   * with `capture_network` they show `error: "net::ERR_ABORTED"`). Default: none.
+   */
+  block_resources?: ReadonlyArray<BlockableResourceType>;
 }
 
 /** Per-call options shared by both engines' `scrape(req, opts)`. */

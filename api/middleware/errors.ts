@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, errorBody } from '../../lib/errors';
+import { type Dependency, RETRY_AFTER_SECONDS, dependencyUnavailable, unreachableDependency } from './dependencies';
 
 /** Unknown route → 404 in the standard shape. */
 export function notFound(req: Request, res: Response) {
@@ -11,34 +12,53 @@ interface BodyParserError {
   status?: number;
 }
 
-/**
- * The one place that turns errors into HTTP: AppError → its status and body; body-parser
- * failures → 400/413; anything else → 500 without internals (the stack goes to the log only).
- */
-export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction) {
-  if (res.headersSent) {
-    req.log.error({ err: error }, 'error after headers were sent');
-    res.end();
-    return;
-  }
-  if (error instanceof AppError) {
-    if (error.status >= 500) req.log.error({ err: error, code: error.code }, 'request failed');
-    res.status(error.status).json(error.toBody());
-    return;
-  }
-  const parserError = error as BodyParserError;
-  if (parserError?.type === 'entity.too.large') {
-    res.status(413).json(errorBody(413, 'Request body is larger than 1 MiB'));
-    return;
-  }
-  if (parserError?.type === 'entity.parse.failed') {
-    res.status(400).json(errorBody(400, 'Malformed JSON in request body'));
-    return;
-  }
-  if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
-    res.status(parserError.status).json(errorBody(parserError.status, 'Unreadable request body'));
-    return;
-  }
-  req.log.error({ err: error }, 'unexpected error');
-  res.status(500).json(errorBody(500, 'Internal server error'));
+export interface ErrorHandlerOptions {
+  /** Told of every request that failed because PostgreSQL or Temporal could not be reached. */
+  onDependencyFailure?: (dependency: Dependency) => void;
 }
+
+/**
+ * The one place that turns errors into HTTP: AppError → its status and body; PostgreSQL or
+ * Temporal unreachable → 503 DEPENDENCY_UNAVAILABLE with Retry-After; body-parser failures →
+ * 400/413; anything else → 500 without internals (the stack goes to the log only).
+ */
+export function createErrorHandler(options: ErrorHandlerOptions = {}) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      req.log.error({ err: error }, 'error after headers were sent');
+      res.end();
+      return;
+    }
+    const dependency = unreachableDependency(error);
+    if (dependency) {
+      options.onDependencyFailure?.(dependency);
+      req.log.warn({ dependency, reason: error instanceof Error ? error.message.trim().split('\n').pop() : String(error) }, 'dependency unreachable');
+      res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
+      res.status(503).json(dependencyUnavailable(dependency).toBody());
+      return;
+    }
+    if (error instanceof AppError) {
+      if (error.status >= 500) req.log.error({ err: error, code: error.code }, 'request failed');
+      res.status(error.status).json(error.toBody());
+      return;
+    }
+    const parserError = error as BodyParserError;
+    if (parserError?.type === 'entity.too.large') {
+      res.status(413).json(errorBody(413, 'Request body is larger than 1 MiB'));
+      return;
+    }
+    if (parserError?.type === 'entity.parse.failed') {
+      res.status(400).json(errorBody(400, 'Malformed JSON in request body'));
+      return;
+    }
+    if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
+      res.status(parserError.status).json(errorBody(parserError.status, 'Unreadable request body'));
+      return;
+    }
+    req.log.error({ err: error }, 'unexpected error');
+    res.status(500).json(errorBody(500, 'Internal server error'));
+  };
+}
+
+/** The error middleware without a dependency monitor. */
+export const errorHandler = createErrorHandler();

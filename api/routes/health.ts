@@ -1,40 +1,68 @@
 import { Router } from 'express';
+import { errorBody } from '../../lib/errors';
 import type { AppDeps } from '../app';
+import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
 
-/** 'ok', or why the probe failed. */
-async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
+/** Supervised processes the API also probes itself, by the name of their check. */
+const PROBED: Record<string, 'database' | 'temporal'> = { postgres: 'database', temporal: 'temporal' };
+
+interface SupervisedProcess {
+  name: string;
+  state: string;
+}
+
+/**
+ * Under `npm start`, the supervisor's view of its processes, by check name (postgres → database,
+ * temporal → temporal, the worker by its own name; the API is this process): 'ok' when running,
+ * else 'restarting' (or 'failed', 'stopped'). It covers what the API cannot probe (the worker)
+ * and a restart quicker than a probe's own retries. Undefined when there is no supervisor or
+ * it does not answer: the API's own probes then decide alone.
+ */
+async function supervisedChecks(supervisorUrl: string | undefined): Promise<{ checks: Record<string, string>; starting: boolean } | undefined> {
+  if (!supervisorUrl) return undefined;
   try {
-    await Promise.race([
-      probe(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
-    return 'ok';
-  } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0] ?? 'unreachable' : 'unreachable';
-  } finally {
-    clearTimeout(timer);
+    const res = await fetch(`${supervisorUrl}/readyz`, { signal: AbortSignal.timeout(1000) });
+    const body = (await res.json()) as { status?: string; processes?: SupervisedProcess[] };
+    const checks: Record<string, string> = {};
+    for (const p of body.processes ?? []) {
+      if (p.name === 'api') continue;
+      checks[PROBED[p.name] ?? p.name] = p.state === 'running' ? 'ok' : p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' ? p.state : 'restarting';
+    }
+    return { checks, starting: body.status === 'starting' };
+  } catch {
+    return undefined;
   }
 }
 
-export function healthRoutes(deps: AppDeps): Router {
+export function healthRoutes(deps: AppDeps, dependencies: DependencyMonitor): Router {
   const router = Router();
   /** Liveness: the process answers. */
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  /** Readiness: PostgreSQL and Temporal both answer. */
+  /**
+   * Readiness: PostgreSQL and Temporal answer (and, under `npm start`, every supervised process
+   * runs). Otherwise 503 in the standard body with `status: "degraded"` and why.
+   */
   router.get('/readyz', async (_req, res) => {
-    const [database, temporal] = await Promise.all([
-      check(() => deps.db.$queryRaw`SELECT 1`, 2000),
-      check(() => deps.temporal.ping(2000), 2500),
-    ]);
-    const ready = database === 'ok' && temporal === 'ok';
-    const checks = { database: database === 'ok' ? 'ok' : 'unreachable', temporal: temporal === 'ok' ? 'ok' : 'unreachable' };
-    if (ready) res.json({ status: 'ready', checks });
-    else res.status(503).json({ statusCode: 503, message: 'Not ready', error: 'Service Unavailable', checks });
+    const [probed, supervised] = await Promise.all([dependencies.probe(), supervisedChecks(deps.config.SUPERVISOR_URL)]);
+    // A probe that fails says 'unreachable'; one that passes defers to the supervisor ('restarting').
+    const checks: Record<string, string> = { ...supervised?.checks };
+    for (const name of ['database', 'temporal'] as const) {
+      checks[name] = probed[name] !== 'ok' ? 'unreachable' : (supervised?.checks[name] ?? 'ok');
+    }
+    const reasons = Object.entries(checks)
+      .filter(([, value]) => value !== 'ok')
+      .map(([name, value]) => {
+        if (name === 'database' || name === 'temporal') return `${DEPENDENCY_LABEL[name]} ${value}${probed[name] !== 'ok' ? ` (${probed[name]})` : ''}`;
+        return `${name} ${value}`;
+      });
+    if (reasons.length === 0) {
+      res.json({ status: 'ready', checks });
+      return;
+    }
+    const status = supervised?.starting ? 'starting' : 'degraded';
+    res.status(503).json({ ...errorBody(503, `${status === 'starting' ? 'Starting' : 'Degraded'}: ${reasons.join('; ')}`), status, checks });
   });
   router.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());

@@ -9,7 +9,7 @@ import express, { type Request, Router } from 'express';
 import { AppError } from '../../lib/errors';
 import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, localEvent, signLocalEvent } from '../../lib/payments/provider';
 import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../lib/payments/service';
-import { activateSubscription } from '../../lib/subscriptions';
+import { activateSubscription, currentPeriod } from '../../lib/subscriptions';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
@@ -27,15 +27,21 @@ export function baseUrl(deps: AppDeps, req: Request): string {
   return deps.config.BETTER_AUTH_URL?.replace(/\/$/, '') ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
-/** After commit: a subscription's payment activates it (first period) or schedules its plan change. */
+/**
+ * After commit: the payment of a plan's first period activates its subscription. (Later periods
+ * were applied inside the event's transaction, lib/billing.ts.) A payment of no period is the
+ * up-front payment of a dearer plan, as plan changes were paid before recurring billing: it still
+ * schedules that change from the next period, so no such payment is left without its effect.
+ */
 export function subscriptionPaidHook(deps: AppDeps) {
   return async (payment: PaymentRow) => {
     if (!payment.subscriptionId) return;
     const sub = await deps.db.subscription.findUnique({ where: { id: payment.subscriptionId } });
     if (!sub) return;
-    if (sub.status === 'pending') await activateSubscription(deps, sub.id, new Date());
-    else if (sub.status === 'active' && payment.planId && payment.planId !== sub.planId) {
-      await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'active' }, data: { pendingPlanId: payment.planId } });
+    if (sub.status === 'pending' && payment.period === 0) await activateSubscription(deps, sub.id, new Date());
+    else if (payment.period === null && sub.status === 'active' && sub.anchorAt && payment.planId && payment.planId !== sub.planId && !sub.pendingPlanId) {
+      const next = currentPeriod({ anchorAt: sub.anchorAt, periodSeconds: sub.periodSeconds }, new Date()).n + 1;
+      await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'active', pendingPlanId: null }, data: { pendingPlanId: payment.planId, pendingPlanFrom: next } });
     }
   };
 }
@@ -52,7 +58,7 @@ export function paymentWebhookRoutes(deps: AppDeps, provider: PaymentProvider | 
       if (error instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', error.message);
       throw error;
     }
-    const result = await applyProviderEvent(deps.db, provider.name, event, { subscriptionPaid: subscriptionPaidHook(deps) });
+    const result = await applyProviderEvent(deps.db, provider.name, event, { plans: deps.config.SUBSCRIPTION_PLANS, subscriptionPaid: subscriptionPaidHook(deps) });
     res.json({ received: true, outcome: result.outcome, paymentId: result.payment?.id ?? null, status: result.payment?.status ?? null });
   });
   return router;

@@ -2,18 +2,29 @@
  * /api/subscriptions end to end (real API and worker processes, Temporal, PostgreSQL) with a
  * period of 4 seconds: the schedule refills once per period (keys subscription:<id>:period:<n>),
  * a worker killed across a period boundary neither skips nor doubles a refill, cancel stops the
- * refills after the current period; a paid plan starts when its payment's webhook succeeds.
+ * refills after the current period and the subscription ends on time; a paid plan starts when its
+ * payment's webhook succeeds, and each later period is charged through the local provider and
+ * granted only when its signed webhook confirms the charge (recurring billing; the Stripe Billing
+ * path is subscriptions-stripe.test.ts).
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/payments/provider';
 import { type TestAccount, createAccount, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
+// Every step waits for a condition, each within its own bound (90 s for a process to start, as in
+// test/helpers/stack.ts); a test that restarts a worker or waits on several schedule runs needs more
+// than jest's 120 s on a machine loaded far beyond its two cores.
+jest.setTimeout(300_000);
+
 const PERIOD_S = 4;
+const LOCAL_SECRET = 'local-test-secret-recurring-0123';
 const PLANS = [
   { id: 'free', name: 'Free', creditsPerPeriod: 0, priceCents: 0, currency: 'usd' },
   { id: 'basic', name: 'Basic', creditsPerPeriod: 7, priceCents: 0, currency: 'usd' },
   { id: 'paid', name: 'Paid', creditsPerPeriod: 50, priceCents: 500, currency: 'usd' },
+  { id: 'plus', name: 'Plus', creditsPerPeriod: 120, priceCents: 900, currency: 'usd' },
 ];
 
 let stack: Stack;
@@ -21,7 +32,9 @@ let temporal: Client;
 let connection: Connection;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SUBSCRIPTION_PERIOD_SECONDS: String(PERIOD_S), SUBSCRIPTION_PLANS: JSON.stringify(PLANS), PAYMENT_PROVIDER: 'local' } });
+  stack = await startStack({
+    env: { SUBSCRIPTION_PERIOD_SECONDS: String(PERIOD_S), SUBSCRIPTION_PLANS: JSON.stringify(PLANS), PAYMENT_PROVIDER: 'local', LOCAL_PAYMENT_SECRET: LOCAL_SECRET },
+  });
   connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   temporal = new Client({ connection });
 });
@@ -77,14 +90,47 @@ async function waitForScheduledAction(subscriptionId: string, anchor: string, n:
   throw new Error(`subscription ${subscriptionId}: no action for period ${n} was triggered`);
 }
 
-/** Waits until no refill workflow started by the schedule is still running. */
+/** Polls `probe` until it answers something truthy (a condition, never a fixed wait). */
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+async function subscriptionRow(id: string) {
+  return (await sql<{ status: string; endedAt: Date | null; planId: string }>(stack.databaseUrl, `SELECT status::text AS status, "endedAt", "planId" FROM subscription WHERE id = $1`, [id]))[0]!;
+}
+
+/**
+ * Waits until no refill workflow started by the schedule is still running. A cancelled
+ * subscription's schedule is deleted when it ends (at cancelAt, by its end workflow), possibly
+ * while this waits: then the refill runs are found by their id in Temporal's visibility instead.
+ */
 async function waitForNoRunningRefill(subscriptionId: string): Promise<void> {
   const handle = temporal.schedule.getHandle(`subscription-${subscriptionId}`);
-  for (let i = 0; i < 400; i++) {
-    if ((await handle.describe()).info.runningActions.length === 0) return;
-    await sleep(100);
+  const running = async () => {
+    try {
+      return (await handle.describe()).info.runningActions.length;
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+      return temporal.workflow.count(`WorkflowId STARTS_WITH "subscription-${subscriptionId}-refill" AND ExecutionStatus = "Running"`).then((c) => c.count);
+    }
+  };
+  await waitFor(`subscription ${subscriptionId}: no refill still running`, async () => (await running()) === 0);
+}
+
+/** The schedule's state: paused (cancelled), running, or deleted (the subscription ended). */
+async function scheduleState(subscriptionId: string): Promise<'paused' | 'running' | 'deleted'> {
+  try {
+    return (await temporal.schedule.getHandle(`subscription-${subscriptionId}`).describe()).state.paused ? 'paused' : 'running';
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) return 'deleted';
+    throw error;
   }
-  throw new Error(`subscription ${subscriptionId}: a refill is still running`);
 }
 
 
@@ -123,8 +169,10 @@ describe('refills by the Temporal Schedule', () => {
     expect(after).toMatchObject({ status: 'cancelled', cancelAt: after.currentPeriod.end });
     const lastPeriod = after.currentPeriod.number;
     expect(lastPeriod).toBe(periodOf(sub.startedAt, new Date(after.cancelledAt).getTime()));
-    const paused = await temporal.schedule.getHandle(`subscription-${sub.id}`).describe();
-    expect(paused.state.paused).toBe(true);
+    // Paused; or already deleted, when cancelAt was so near that the subscription has ended since.
+    const state = await scheduleState(sub.id);
+    if (state === 'deleted') expect((await subscriptionRow(sub.id)).status).toBe('ended');
+    else expect(state).toBe('paused');
     // Every period up to the cancelled one is refilled exactly once (late ones may land out of order)…
     await waitForRefills(sub.id, lastPeriod);
     // …and none after it: once every action the schedule triggered has finished, the ledger is final.
@@ -132,8 +180,14 @@ describe('refills by the Temporal Schedule', () => {
     expect(sorted(await refills(sub.id))).toEqual(upTo(lastPeriod));
     const amounts = await sql<{ amount: number }>(stack.databaseUrl, `SELECT amount FROM credit_ledger WHERE "runId" = $1`, [sub.id]);
     expect(amounts.every((a) => a.amount === 7)).toBe(true);
-    // The subscription ends at cancelAt: the one wait on the clock, for the instant under test.
-    await sleep(Math.max(0, new Date(after.cancelAt).getTime() - Date.now() + 50));
+    // The subscription ends at cancelAt by itself (the end workflow a cancel starts), before anyone
+    // reads it: wait for the row, not for the clock.
+    const ended = await waitFor('the subscription ended', async () => {
+      const row = await subscriptionRow(sub.id);
+      return row.status === 'ended' ? row : undefined;
+    });
+    expect(ended.endedAt).toEqual(new Date(after.cancelAt));
+    expect(await temporal.workflow.getHandle(`subscription-${sub.id}-end`).result()).toEqual({ status: 'ended' });
     const current = await api('GET', '/api/subscriptions', session(account));
     expect(current.body.subscription).toBeNull();
     expect((current.body.history as Json[])[0]).toMatchObject({ id: sub.id, status: 'ended', endedAt: after.cancelAt });
@@ -141,7 +195,7 @@ describe('refills by the Temporal Schedule', () => {
     const count = (type: string) => types.filter((t) => t.type === type).length;
     expect([count('subscription.activated'), count('subscription.renewed'), count('subscription.cancelled'), count('subscription.ended')]).toEqual([1, lastPeriod, 1, 1]);
     // The ended subscription's schedule is gone.
-    await expect(temporal.schedule.getHandle(`subscription-${sub.id}`).describe()).rejects.toThrow();
+    expect(await scheduleState(sub.id)).toBe('deleted');
   });
 });
 
@@ -169,7 +223,7 @@ describe('paid plan and rules', () => {
     expect(changed.body).toMatchObject({ subscription: { planId: 'paid', pendingPlanId: 'basic' }, payment: null });
     expect((await api('PATCH', '/api/subscriptions/current', session(account), { planId: 'gold' })).body).toEqual({
       statusCode: 422,
-      message: ['planId must be one of "free", "basic", "paid"'],
+      message: ['planId must be one of "free", "basic", "paid", "plus"'],
       error: 'Unprocessable Entity',
     });
     expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
@@ -182,5 +236,181 @@ describe('paid plan and rules', () => {
       expect((await api(method, path, { 'x-api-key': account.apiKey }, method === 'GET' ? undefined : { planId: 'basic' })).status).toBe(401);
     }
     expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(404);
+  });
+});
+
+interface PeriodPayment {
+  id: string;
+  status: string;
+  providerPaymentId: string | null;
+  planId: string;
+  credits: number;
+  amountCents: number;
+}
+
+/** The payment of period n of a subscription (one per period), if it exists yet. */
+async function periodPayment(subscriptionId: string, n: number): Promise<PeriodPayment | undefined> {
+  const rows = await sql<PeriodPayment>(
+    stack.databaseUrl,
+    `SELECT id, status::text AS status, "providerPaymentId", "planId", credits, "amountCents" FROM payment WHERE "subscriptionId" = $1 AND period = $2`,
+    [subscriptionId, n],
+  );
+  return rows[0];
+}
+
+/** Waits until the refill of period n has asked the local provider to charge it (its payment carries the provider's id). */
+function waitForCharge(subscriptionId: string, n: number): Promise<PeriodPayment> {
+  return waitFor(`the charge of period ${n}`, async () => {
+    const payment = await periodPayment(subscriptionId, n);
+    return payment?.providerPaymentId ? payment : undefined;
+  });
+}
+
+/** The local provider's signed webhook for a payment, as the provider would send it. */
+function signedEvent(paymentId: string, outcome: 'succeeded' | 'failed') {
+  const signed = signLocalEvent(LOCAL_SECRET, localEvent(outcome, paymentId));
+  return () => api('POST', '/api/payments/webhook/local', { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: signed.signature }, signed.body);
+}
+
+/** Subscribes to a paid plan and pays its first period; answers once period 0 is granted. */
+async function subscribePaid(account: TestAccount, planId = 'paid'): Promise<Json & { id: string; startedAt: string }> {
+  const created = await api('POST', '/api/subscriptions', session(account), { planId });
+  expect(created.status).toBe(202);
+  const { subscription, payment } = created.body as { subscription: Json & { id: string }; payment: Json & { id: string } };
+  expect(payment).toMatchObject({ period: 0, planId, status: 'pending' });
+  expect((await signedEvent(payment.id, 'succeeded')()).body).toMatchObject({ outcome: 'applied', status: 'succeeded' });
+  expect(await waitForRefills(subscription.id, 0)).toEqual([0]);
+  return (await api('GET', '/api/subscriptions', session(account))).body.subscription as Json & { id: string; startedAt: string };
+}
+
+const notificationsOf = (userId: string, type: string) => sql<{ data: Json }>(stack.databaseUrl, `SELECT data FROM notification WHERE "userId" = $1 AND type = $2 ORDER BY "createdAt"`, [userId, type]);
+
+describe('recurring billing through the local provider', () => {
+  it('each later period is charged first and granted only when the charge is confirmed; replayed webhooks apply once', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const sub = await subscribePaid(account);
+
+    // The schedule reaches period 1: its refill records the charge and asks the provider for it.
+    const charge = await waitForCharge(sub.id, 1);
+    expect(charge).toMatchObject({ status: 'pending', providerPaymentId: `local_${charge.id}`, planId: 'paid', credits: 50, amountCents: 500 });
+    // Nothing is granted while the charge is unconfirmed (only its webhook can grant it now).
+    expect(await refills(sub.id)).toEqual([0]);
+
+    const confirm = signedEvent(charge.id, 'succeeded');
+    expect((await confirm()).body).toEqual({ received: true, outcome: 'applied', paymentId: charge.id, status: 'succeeded' });
+    expect(await refills(sub.id)).toEqual([0, 1]);
+
+    // The same delivery again, five at once, and a second success event for the same charge.
+    for (let i = 0; i < 2; i++) expect((await confirm()).body.outcome).toBe('replayed');
+    const concurrent = await Promise.all(Array.from({ length: 5 }, () => confirm()));
+    expect(concurrent.map((r) => [r.status, r.body.outcome])).toEqual(Array(5).fill([200, 'replayed']));
+    expect((await signedEvent(charge.id, 'succeeded')()).body.outcome).toBe('replayed');
+    expect(await refills(sub.id)).toEqual([0, 1]);
+    const grants = await sql<{ amount: number }>(stack.databaseUrl, `SELECT amount FROM credit_ledger WHERE "idempotencyKey" = $1`, [`subscription:${sub.id}:period:1`]);
+    expect(grants).toEqual([{ amount: 50 }]);
+    expect((await notificationsOf(account.userId, 'subscription.renewed')).map((n) => n.data)).toEqual([{ subscriptionId: sub.id, planId: 'paid', period: 1, credits: 50 }]);
+    expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
+  });
+
+  it('a failed charge → past_due, no credit, a notification; the charge paid later grants its period once and recovers the subscription', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const sub = await subscribePaid(account);
+    const charge = await waitForCharge(sub.id, 1);
+    expect((await signedEvent(charge.id, 'failed')()).body).toMatchObject({ outcome: 'applied', paymentId: charge.id, status: 'failed' });
+    expect((await api('GET', '/api/subscriptions', session(account))).body.subscription).toMatchObject({ id: sub.id, status: 'past_due' });
+    expect((await notificationsOf(account.userId, 'subscription.past_due')).map((n) => n.data)).toEqual([
+      expect.objectContaining({ subscriptionId: sub.id, planId: 'paid', period: 1, paymentId: charge.id }),
+    ]);
+
+    // Time goes on: period 2 is charged in turn; period 1 stays without credit.
+    await waitForCharge(sub.id, 2);
+    expect(await refills(sub.id)).toEqual([0]);
+
+    // The retried charge succeeds: period 1 is granted once, and nothing else has failed, so the subscription is active again.
+    const paid = signedEvent(charge.id, 'succeeded');
+    expect((await paid()).body).toMatchObject({ outcome: 'applied', status: 'succeeded' });
+    const replays = await Promise.all([paid(), paid(), paid()]);
+    expect(replays.map((r) => r.body.outcome)).toEqual(['replayed', 'replayed', 'replayed']);
+    expect(await refills(sub.id)).toEqual([0, 1]);
+    expect((await api('GET', '/api/subscriptions', session(account))).body.subscription).toMatchObject({ id: sub.id, status: 'active' });
+    expect(await notificationsOf(account.userId, 'subscription.recovered')).toEqual([{ data: { subscriptionId: sub.id, planId: 'paid', period: 1 } }]);
+    expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
+  });
+
+  it('a plan change applies from the next period without proration: nothing is charged now, the next period is charged and granted at the new plan', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const sub = await subscribePaid(account);
+    const changed = await api('PATCH', '/api/subscriptions/current', session(account), { planId: 'plus' });
+    expect(changed.status).toBe(200);
+    const shown = changed.body.subscription as Json & { pendingPlanFrom: string };
+    expect(changed.body).toMatchObject({ subscription: { planId: 'paid', pendingPlanId: 'plus', pendingPlanFrom: expect.any(String) }, payment: null });
+    // The first period of the new plan: the one after the period in which the change was made.
+    const from = periodOf(sub.startedAt, Date.parse(shown.pendingPlanFrom));
+    expect(from).toBeGreaterThanOrEqual(1);
+
+    const first = await waitForCharge(sub.id, from);
+    expect(first).toMatchObject({ planId: 'plus', amountCents: 900, credits: 120 });
+    // Periods before it (if the change came after period 1 began) were charged at the old plan.
+    for (let n = 1; n < from; n++) expect(await waitForCharge(sub.id, n)).toMatchObject({ planId: 'paid', amountCents: 500 });
+    // No other payment than one per period (no up-front or prorated charge).
+    const extra = await sql(stack.databaseUrl, `SELECT id FROM payment WHERE "subscriptionId" = $1 AND period IS NULL`, [sub.id]);
+    expect(extra).toEqual([]);
+    await signedEvent(first.id, 'succeeded')();
+    const grant = await sql<{ amount: number }>(stack.databaseUrl, `SELECT amount FROM credit_ledger WHERE "idempotencyKey" = $1`, [`subscription:${sub.id}:period:${from}`]);
+    expect(grant).toEqual([{ amount: 120 }]);
+    expect((await api('GET', '/api/subscriptions', session(account))).body.subscription).toMatchObject({ planId: 'plus', pendingPlanId: null });
+    expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
+  });
+
+  it('leaving a free plan for a paid one starts the paid plan once its first period is paid; the free one ends', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const free = (await api('POST', '/api/subscriptions', session(account), { planId: 'basic' })).body.subscription as Json & { id: string };
+    await waitForRefills(free.id, 0);
+    const changed = await api('PATCH', '/api/subscriptions/current', session(account), { planId: 'paid' });
+    expect(changed.status).toBe(202);
+    const { subscription, payment } = changed.body as { subscription: Json & { id: string }; payment: Json & { id: string } };
+    expect(subscription).toMatchObject({ planId: 'paid', status: 'pending' });
+    expect(payment).toMatchObject({ subscriptionId: subscription.id, period: 0, amountCents: 500, status: 'pending' });
+    // Until it is paid, the free plan runs on.
+    expect((await api('GET', '/api/subscriptions', session(account))).body.subscription).toMatchObject({ id: free.id, planId: 'basic', status: 'active' });
+
+    await signedEvent(payment.id, 'succeeded')();
+    const current = await api('GET', '/api/subscriptions', session(account));
+    expect(current.body.subscription).toMatchObject({ id: subscription.id, planId: 'paid', status: 'active' });
+    expect((current.body.history as Json[]).find((h) => h.id === free.id)).toMatchObject({ status: 'ended' });
+    expect(await waitForRefills(subscription.id, 0)).toEqual([0]);
+    expect(await scheduleState(free.id)).toBe('deleted');
+    expect(await notificationsOf(account.userId, 'subscription.ended')).toEqual([{ data: { subscriptionId: free.id, planId: 'basic' } }]);
+    expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
+  });
+
+  it('after a cancel nothing is charged from cancelAt on, and the subscription ends at cancelAt by itself', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const sub = await subscribePaid(account);
+    const cancelled = await api('POST', '/api/subscriptions/current/cancel', session(account));
+    const after = cancelled.body.subscription as Json & { cancelAt: string; currentPeriod: { number: number } };
+    const lastPeriod = after.currentPeriod.number;
+    await waitForNoRunningRefill(sub.id);
+
+    // Ended by the end workflow at cancelAt, without anyone reading the subscription.
+    const ended = await waitFor('the subscription ended', async () => {
+      const row = await subscriptionRow(sub.id);
+      return row.status === 'ended' ? row : undefined;
+    });
+    expect(ended.endedAt).toEqual(new Date(after.cancelAt));
+    expect(await temporal.workflow.getHandle(`subscription-${sub.id}-end`).result()).toEqual({ status: 'ended' });
+    expect(await scheduleState(sub.id)).toBe('deleted');
+
+    // A refill run from cancelAt on (a stray or late one: here started by hand, so its period is
+    // the one of its start) charges nothing.
+    const stray = await temporal.workflow.execute('subscriptionRefillWorkflow', {
+      taskQueue: `${stack.env.TASK_QUEUE_PREFIX}scrape-main`,
+      workflowId: `subscription-${sub.id}-refill-stray`,
+      args: [{ subscriptionId: sub.id }],
+    });
+    expect(stray).toEqual({ status: 'ended' });
+    const periods = await sql<{ period: number }>(stack.databaseUrl, `SELECT period FROM payment WHERE "subscriptionId" = $1 ORDER BY period`, [sub.id]);
+    expect(periods.every((p) => p.period <= lastPeriod)).toBe(true);
+    expect(periods[0]).toEqual({ period: 0 });
   });
 });

@@ -1,13 +1,16 @@
 /**
  * `/api/subscriptions` (session cookie): plans, the current subscription, subscribe, change plan,
  * cancel at period end. A free plan starts at once; a paid plan starts when the payment of its
- * first period succeeds (the provider's webhook), like a pack.
+ * first period succeeds (the provider's webhook), like a pack; every later period is charged
+ * before it is granted (lib/billing.ts).
  */
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PaymentProvider } from '../../lib/payments/provider';
 import { createPayment, paymentRecord } from '../../lib/payments/service';
-import { activateSubscription, cancelSubscription, findPlan, liveSubscription, subscriptionRecord } from '../../lib/subscriptions';
+import { planIdAt } from '../../lib/billing';
+import type { Plan } from '../../lib/config';
+import { activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../lib/subscriptions';
 import type { AppDeps } from '../app';
 import { authenticate } from '../middleware/auth';
 import { subscribeSchema } from '../schemas/account-functions';
@@ -17,6 +20,19 @@ import { baseUrl, requireProvider } from './payments';
 export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | undefined): Router {
   const router = Router();
   const session = authenticate(deps, { apiKey: false, session: true });
+
+  /** A pending subscription to a paid plan and the payment (checkout) of its first period; earlier pending ones are superseded. */
+  async function startPaid(req: Request, userId: string, plan: Plan, now: Date) {
+    // A pending subscription that was never paid for is superseded by a new one.
+    await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
+    const pending = await deps.db.subscription.create({ data: { userId, planId: plan.id, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
+    const payment = await createPayment(
+      { db: deps.db, config: deps.config, provider: requireProvider(provider) },
+      { userId, purpose: 'subscription', plan, subscriptionId: pending.id, credits: plan.creditsPerPeriod, amountCents: plan.priceCents, currency: plan.currency, description: `${plan.name} plan` },
+      baseUrl(deps, req),
+    );
+    return { subscription: subscriptionRecord(pending, now), payment: paymentRecord(payment) };
+  }
 
   router.get('/api/subscriptions/plans', session, (_req, res) => {
     res.json({ periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS, refillPolicy: 'add', plans: deps.config.SUBSCRIPTION_PLANS });
@@ -37,23 +53,21 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
     const plan = findPlan(deps.config, planId);
     const now = new Date();
     if (await liveSubscription(deps, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
-    // A pending subscription that was never paid for is superseded by a new one.
-    await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
-    const pending = await deps.db.subscription.create({ data: { userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
     if (plan.priceCents === 0) {
+      await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
+      const pending = await deps.db.subscription.create({ data: { userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
       const active = await activateSubscription(deps, pending.id, now);
       res.status(201).json({ subscription: subscriptionRecord(active, now), payment: null });
       return;
     }
-    const payment = await createPayment(
-      { db: deps.db, config: deps.config, provider: requireProvider(provider) },
-      { userId, purpose: 'subscription', planId, subscriptionId: pending.id, credits: plan.creditsPerPeriod, amountCents: plan.priceCents, currency: plan.currency, description: `${plan.name} plan` },
-      baseUrl(deps, req),
-    );
-    res.status(202).json({ subscription: subscriptionRecord(pending, now), payment: paymentRecord(payment) });
+    res.status(202).json(await startPaid(req, userId, plan, now));
   });
 
-  /** Change plan from the next period. A dearer plan is paid first (its payment's webhook schedules the change). */
+  /**
+   * Change plan from the next period, without proration (docs/account.md): 200 with the pending
+   * change. Leaving a free plan for a paid one starts the paid plan at once instead, like a new
+   * subscription (202 with its checkout payment); the free one ends when that payment succeeds.
+   */
   router.patch('/api/subscriptions/current', session, async (req, res) => {
     const userId = req.auth!.userId;
     const { planId } = parseOrUnprocessable(subscribeSchema, req.body);
@@ -61,26 +75,21 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
     const now = new Date();
     const live = await liveSubscription(deps, userId, now);
     if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
-    if (live.status !== 'active') throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
-    const current = findPlan(deps.config, live.planId);
-    if (plan.priceCents > current.priceCents) {
-      const payment = await createPayment(
-        { db: deps.db, config: deps.config, provider: requireProvider(provider) },
-        { userId, purpose: 'subscription', planId, subscriptionId: live.id, credits: plan.creditsPerPeriod, amountCents: plan.priceCents, currency: plan.currency, description: `${plan.name} plan` },
-        baseUrl(deps, req),
-      );
-      res.status(202).json({ subscription: subscriptionRecord(live, now), payment: paymentRecord(payment) });
+    if (live.status === 'cancelled' || !live.anchorAt) throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
+    const current = planIdAt(live, currentPeriod({ anchorAt: live.anchorAt, periodSeconds: live.periodSeconds }, now).n);
+    if (!isPaidPlan(deps.config, current) && plan.priceCents > 0) {
+      res.status(202).json(await startPaid(req, userId, plan, now));
       return;
     }
-    const updated = await deps.db.subscription.update({ where: { id: live.id }, data: { pendingPlanId: planId === live.planId ? null : planId } });
-    res.json({ subscription: subscriptionRecord(updated, now), payment: null });
+    const { subscription, at } = await changePlan(deps, live.id, plan, provider);
+    res.json({ subscription: subscriptionRecord(subscription, at), payment: null });
   });
 
   router.post('/api/subscriptions/current/cancel', session, async (req, res) => {
     const live = await liveSubscription(deps, req.auth!.userId, new Date());
     if (!live) throw new AppError('NOT_FOUND', 'No subscription to cancel');
     // Shown as of the instant the cancel took effect: the period it ends is the current one there.
-    const cancelled = await cancelSubscription(deps, live.id);
+    const cancelled = await cancelSubscription(deps, live.id, provider);
     res.json({ subscription: subscriptionRecord(cancelled, cancelled.cancelledAt!) });
   });
 

@@ -1,11 +1,19 @@
 /**
- * Payment providers behind one interface. A provider creates a checkout for a payment and turns
- * a webhook request (raw body + headers) into a verified event; an unverifiable request throws
+ * Payment providers behind one interface. A provider creates a checkout for a payment (a pack, or
+ * the first period of a plan), takes part in the recurring billing of later periods, and turns a
+ * webhook request (raw body + headers) into a verified event; an unverifiable request throws
  * `WebhookSignatureError` (→ 400, nothing changed). Credit is granted only from verified events
  * (lib/payments/service.ts), never from the buyer's return to a success URL.
+ *
+ * Recurring billing (docs/account.md) comes in two shapes, told apart by `recurringCharges`:
+ * - 'service': the service starts each period's charge (`chargePeriod`, called by the period's
+ *   refill workflow) and the provider confirms it by webhook — the local provider;
+ * - 'provider': the provider bills every period on its own cycle and reports each by webhook —
+ *   Stripe Billing (`invoice.paid`, `invoice.payment_failed`); the service only tells it about
+ *   plan changes and cancellations.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import Stripe from 'stripe';
+import type { Plan } from '../config';
 
 export interface CheckoutRequest {
   paymentId: string;
@@ -23,6 +31,43 @@ export interface Checkout {
   checkoutUrl: string | null;
 }
 
+/** The checkout of a plan's first period; with Stripe it also creates the Stripe subscription. */
+export interface SubscriptionCheckoutRequest extends CheckoutRequest {
+  subscriptionId: string;
+  plan: Plan;
+  periodSeconds: number;
+}
+
+/** The charge of one later period of a plan (providers whose `recurringCharges` is 'service'). */
+export interface PeriodChargeRequest {
+  paymentId: string;
+  subscriptionId: string;
+  period: number;
+  amountCents: number;
+  currency: string;
+  description: string;
+}
+
+/** A plan change at the provider, from the next period on, without proration. */
+export interface PlanChangeRequest {
+  providerSubscriptionId: string;
+  subscriptionId: string;
+  /** The plan billed from the next period; a free plan (price 0) ends the provider's billing at the period end. */
+  plan: Plan;
+  periodSeconds: number;
+}
+
+/** A period billed by the provider itself (a Stripe invoice of a subscription). */
+export interface ProviderInvoice {
+  id: string;
+  /** The subscription's first invoice: it pays period 0 (the checkout). */
+  first: boolean;
+  /** Start of the period the invoice bills; maps it to our period number. */
+  periodStart: Date;
+  amountCents: number;
+  currency: string;
+}
+
 /** A verified provider event reduced to what our state machine needs. */
 export interface ProviderEvent {
   eventId: string;
@@ -32,13 +77,54 @@ export interface ProviderEvent {
   paymentId?: string;
   providerPaymentId?: string;
   providerIntentId?: string;
+  /** Our subscription id, when the provider echoes our metadata. */
+  subscriptionId?: string;
+  /** The provider's subscription the event belongs to (Stripe `sub_…`). */
+  providerSubscriptionId?: string;
+  /** Set for a period the provider billed on its own cycle. */
+  invoice?: ProviderInvoice;
   reason?: string;
 }
 
 export interface PaymentProvider {
   readonly name: 'local' | 'stripe';
+  /** Who starts the charge of each period after the first (see the top of this file). */
+  readonly recurringCharges: 'service' | 'provider';
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<Checkout>;
+  /**
+   * Starts the charge of one period; its outcome arrives by webhook. Idempotent by `paymentId`
+   * (a retried activity must not charge twice). Only when `recurringCharges` is 'service'.
+   */
+  chargePeriod(request: PeriodChargeRequest): Promise<{ providerPaymentId: string }>;
+  /** Bills `plan` from the next period on (no proration). A no-op where the service charges each period itself. */
+  changePlan(request: PlanChangeRequest): Promise<void>;
+  /** Stops the provider's billing at the end of the current period. A no-op where the service charges each period itself. */
+  cancelAtPeriodEnd(request: { providerSubscriptionId: string }): Promise<void>;
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): ProviderEvent;
+}
+
+/**
+ * What a worker needs of the configured provider for the charges of periods, without loading a
+ * provider's SDK (the Stripe SDK is the API's business: lib/payments/stripe.ts).
+ */
+export type PeriodCharger = Pick<PaymentProvider, 'name' | 'recurringCharges' | 'chargePeriod'>;
+
+// A local charge is only recorded: its signed webhook (a developer's or a test's) says how it went.
+const localPeriodCharger: PeriodCharger = {
+  name: 'local',
+  recurringCharges: 'service',
+  chargePeriod: (request) => Promise.resolve({ providerPaymentId: `local_${request.paymentId}` }),
+};
+
+export const stripePeriodCharger: PeriodCharger = {
+  name: 'stripe',
+  recurringCharges: 'provider',
+  chargePeriod: () => Promise.reject(new Error('Stripe Billing charges each period itself (invoice.paid / invoice.payment_failed)')),
+};
+
+export function periodChargerFor(provider: 'none' | 'local' | 'stripe'): PeriodCharger | undefined {
+  return provider === 'local' ? localPeriodCharger : provider === 'stripe' ? stripePeriodCharger : undefined;
 }
 
 export class WebhookSignatureError extends Error {
@@ -48,7 +134,7 @@ export class WebhookSignatureError extends Error {
   }
 }
 
-const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+export const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 };
@@ -81,8 +167,12 @@ export function localEvent(outcome: 'succeeded' | 'failed' | 'refunded', payment
 
 export function createLocalProvider(options: { secret: string }): PaymentProvider {
   return {
-    name: 'local',
+    ...localPeriodCharger,
     createCheckout: (request) => Promise.resolve({ providerPaymentId: `local_${request.paymentId}`, checkoutUrl: null }),
+    createSubscriptionCheckout: (request) => Promise.resolve({ providerPaymentId: `local_${request.paymentId}`, checkoutUrl: null }),
+    // The service charges each period at the plan of that period: nothing to tell a local provider.
+    changePlan: () => Promise.resolve(),
+    cancelAtPeriodEnd: () => Promise.resolve(),
     verifyWebhook(rawBody, headers) {
       const signature = header(headers, LOCAL_SIGNATURE_HEADER) ?? '';
       const parts = Object.fromEntries(signature.split(',').map((p) => p.split('=', 2) as [string, string]));
@@ -100,65 +190,6 @@ export function createLocalProvider(options: { secret: string }): PaymentProvide
       }
       const outcome = event.type === 'payment.succeeded' ? 'succeeded' : event.type === 'payment.failed' ? 'failed' : event.type === 'payment.refunded' ? 'refunded' : 'ignored';
       return { eventId: String(event.id), type: String(event.type), outcome, paymentId: event.data?.paymentId, providerPaymentId: event.data?.providerPaymentId };
-    },
-  };
-}
-
-// ---------------------------------------------------------------- Stripe
-
-export function createStripeProvider(options: { secretKey: string; webhookSecret: string; client?: Stripe }): PaymentProvider {
-  const stripe = options.client ?? new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
-  return {
-    name: 'stripe',
-    async createCheckout(request) {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        line_items: [{ quantity: 1, price_data: { currency: request.currency, unit_amount: request.amountCents, product_data: { name: request.description } } }],
-        customer_email: request.customerEmail,
-        client_reference_id: request.paymentId,
-        metadata: { paymentId: request.paymentId },
-        payment_intent_data: { metadata: { paymentId: request.paymentId } },
-        success_url: request.successUrl,
-        cancel_url: request.cancelUrl,
-      });
-      return { providerPaymentId: session.id, checkoutUrl: session.url };
-    },
-    verifyWebhook(rawBody, headers) {
-      const signature = header(headers, 'stripe-signature');
-      if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header');
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
-      } catch {
-        throw new WebhookSignatureError();
-      }
-      const base = { eventId: event.id, type: event.type };
-      switch (event.type) {
-        case 'checkout.session.completed':
-        case 'checkout.session.async_payment_succeeded': {
-          const session = event.data.object;
-          const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
-          // A completed session may still be unpaid (delayed methods): its async_payment_* event decides.
-          const paid = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
-          return { ...base, outcome: paid ? 'succeeded' : 'ignored', paymentId: session.metadata?.paymentId, providerPaymentId: session.id, providerIntentId: intent };
-        }
-        case 'checkout.session.async_payment_failed':
-        case 'checkout.session.expired': {
-          const session = event.data.object;
-          return { ...base, outcome: 'failed', paymentId: session.metadata?.paymentId, providerPaymentId: session.id, reason: event.type };
-        }
-        case 'payment_intent.succeeded':
-          return { ...base, outcome: 'succeeded', paymentId: event.data.object.metadata?.paymentId, providerIntentId: event.data.object.id };
-        case 'payment_intent.payment_failed':
-          return { ...base, outcome: 'failed', paymentId: event.data.object.metadata?.paymentId, providerIntentId: event.data.object.id, reason: event.data.object.last_payment_error?.message };
-        case 'charge.refunded': {
-          const charge = event.data.object;
-          const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-          return { ...base, outcome: charge.refunded ? 'refunded' : 'ignored', paymentId: charge.metadata?.paymentId, providerIntentId: intent };
-        }
-        default:
-          return { ...base, outcome: 'ignored' };
-      }
     },
   };
 }

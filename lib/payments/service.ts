@@ -2,27 +2,34 @@
  * Payments: create (pending, with the provider's checkout), and apply verified provider events.
  *
  * State machine: pending → succeeded | failed; failed → succeeded (a later attempt in the same
- * checkout paid); succeeded → refunded. Anything else (a replay, an out-of-order `failed` after
- * `succeeded`, anything after `refunded`) changes nothing.
+ * checkout paid, or a retried charge of a subscription period); succeeded → refunded. Anything
+ * else (a replay, an out-of-order `failed` after `succeeded`, anything after `refunded`) changes
+ * nothing.
  *
  * One transaction per event: the event row (unique per provider and event id), the payment row
  * (locked FOR UPDATE, so concurrent deliveries of the same payment's events serialise), the
- * ledger grant (idempotency key `payment:<provider>:<providerPaymentId>`) and the new state
- * commit together or not at all. Notifications follow the commit, keyed by payment and state.
+ * ledger grant (a pack: idempotency key `payment:<provider>:<providerPaymentId>`; a subscription
+ * period: `subscription:<id>:period:<n>`, lib/billing.ts), the subscription's state (past_due,
+ * recovered) and the payment's new state commit together or not at all. Notifications follow the
+ * commit, keyed by payment and state.
  */
 import { createHmac } from 'node:crypto';
 import { resolveAuthSecret } from '../auth-config';
-import type { Config } from '../config';
+import { type PaymentRow, type PeriodEffect, applyPeriodPayment, notifyPeriodPayment, paymentForInvoice } from '../billing';
+import type { Config, Plan } from '../config';
 import { getBalance, grantCredit } from '../credit';
 import type { Database } from '../db';
 import { AppError } from '../errors';
 import { notify } from '../notifications';
-import { type PaymentProvider, type ProviderEvent, createLocalProvider, createStripeProvider } from './provider';
+import { type PaymentProvider, type ProviderEvent, createLocalProvider } from './provider';
+import { createStripeProvider } from './stripe';
 
-export type PaymentRow = NonNullable<Awaited<ReturnType<Database['payment']['findUnique']>>>;
+export type { PaymentRow } from '../billing';
 
 export function paymentProviderFromConfig(config: Config): PaymentProvider | undefined {
-  if (config.PAYMENT_PROVIDER === 'stripe') return createStripeProvider({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET! });
+  if (config.PAYMENT_PROVIDER === 'stripe') {
+    return createStripeProvider({ secretKey: config.STRIPE_SECRET_KEY!, webhookSecret: config.STRIPE_WEBHOOK_SECRET!, apiUrl: config.STRIPE_API_URL });
+  }
   if (config.PAYMENT_PROVIDER === 'local') return createLocalProvider({ secret: localPaymentSecret(config) });
   return undefined;
 }
@@ -43,6 +50,7 @@ export function paymentRecord(p: PaymentRow) {
     packId: p.packId,
     planId: p.planId,
     subscriptionId: p.subscriptionId,
+    period: p.period,
     credits: p.credits,
     amountCents: p.amountCents,
     currency: p.currency,
@@ -58,7 +66,8 @@ export interface NewPayment {
   userId: string;
   purpose: 'pack' | 'subscription';
   packId?: string;
-  planId?: string;
+  /** A plan's first period: the checkout also sets up the provider's recurring billing (Stripe Billing). */
+  plan?: Plan;
   subscriptionId?: string;
   credits: number;
   amountCents: number;
@@ -77,8 +86,10 @@ export async function createPayment(deps: { db: Database; config: Config; provid
       provider: provider.name,
       purpose: input.purpose,
       packId: input.packId ?? null,
-      planId: input.planId ?? null,
+      planId: input.plan?.id ?? null,
       subscriptionId: input.subscriptionId ?? null,
+      // A subscription's checkout pays its period 0; later periods are charged one by one (lib/billing.ts).
+      period: input.plan ? 0 : null,
       credits: input.credits,
       amountCents: input.amountCents,
       currency: input.currency,
@@ -86,7 +97,7 @@ export async function createPayment(deps: { db: Database; config: Config; provid
   });
   const fill = (url: string | undefined, fallback: string) => (url ?? fallback).replace('{PAYMENT_ID}', payment.id);
   try {
-    const checkout = await provider.createCheckout({
+    const request = {
       paymentId: payment.id,
       amountCents: input.amountCents,
       currency: input.currency,
@@ -94,7 +105,11 @@ export async function createPayment(deps: { db: Database; config: Config; provid
       customerEmail: user.email,
       successUrl: fill(config.PAYMENT_SUCCESS_URL, `${baseUrl}/api/payments/{PAYMENT_ID}`),
       cancelUrl: fill(config.PAYMENT_CANCEL_URL, `${baseUrl}/api/payments/{PAYMENT_ID}`),
-    });
+    };
+    const checkout =
+      input.plan && input.subscriptionId
+        ? await provider.createSubscriptionCheckout({ ...request, subscriptionId: input.subscriptionId, plan: input.plan, periodSeconds: config.SUBSCRIPTION_PERIOD_SECONDS })
+        : await provider.createCheckout(request);
     return await db.payment.update({ where: { id: payment.id }, data: { providerPaymentId: checkout.providerPaymentId, checkoutUrl: checkout.checkoutUrl } });
   } catch (error) {
     await db.payment.update({ where: { id: payment.id }, data: { status: 'failed', failureReason: 'checkout could not be created', completedAt: new Date() } });
@@ -111,12 +126,21 @@ const ALLOWED: Record<string, ReadonlyArray<string>> = {
 export type EventOutcome = 'applied' | 'replayed' | 'ignored' | 'unknown-payment';
 
 export interface ApplyHooks {
+  /** SUBSCRIPTION_PLANS: the plan of a period a provider billed before its refill created the payment. */
+  plans?: Plan[];
   /** A subscription payment succeeded (after commit; must be idempotent). */
   subscriptionPaid?(payment: PaymentRow): Promise<void>;
 }
 
 /** Applies one verified provider event; safe to call any number of times, concurrently. */
-export async function applyProviderEvent(db: Database, provider: string, event: ProviderEvent, hooks: ApplyHooks = {}): Promise<{ outcome: EventOutcome; payment?: PaymentRow }> {
+export async function applyProviderEvent(db: Database, provider: string, received: ProviderEvent, hooks: ApplyHooks = {}): Promise<{ outcome: EventOutcome; payment?: PaymentRow }> {
+  // A period the provider billed on its own (a Stripe invoice) is matched to its period's payment,
+  // which is created if the period's refill has not run yet.
+  const invoicePaymentId = received.invoice
+    ? await paymentForInvoice(db, { provider, invoice: received.invoice, subscriptionId: received.subscriptionId, providerSubscriptionId: received.providerSubscriptionId, plans: hooks.plans ?? [] })
+    : undefined;
+  const event = invoicePaymentId ? { ...received, paymentId: invoicePaymentId } : received;
+  let periodEffect: PeriodEffect = {};
   const result = await db.$transaction(async (tx) => {
     const inserted = await tx.$executeRaw`
       INSERT INTO payment_event (id, provider, "eventId", type, "paymentId", outcome)
@@ -161,6 +185,11 @@ export async function applyProviderEvent(db: Database, provider: string, event: 
         completedAt: new Date(),
       },
     });
+    // The checkout of a plan created the provider's subscription (Stripe): remember it.
+    if (event.providerSubscriptionId && payment.subscriptionId) {
+      await tx.subscription.updateMany({ where: { id: payment.subscriptionId, providerSubscriptionId: null }, data: { providerSubscriptionId: event.providerSubscriptionId } });
+    }
+    periodEffect = await applyPeriodPayment(tx, updated);
     return { outcome: await record('applied', payment.id), payment: updated };
   });
 
@@ -177,5 +206,6 @@ export async function applyProviderEvent(db: Database, provider: string, event: 
       await notify(db, payment.userId, { type: 'payment.refunded', paymentId: payment.id, credits: payment.credits }, { dedupeKey });
     }
   }
+  if (payment && result.outcome !== 'unknown-payment') await notifyPeriodPayment(db, payment, periodEffect);
   return result;
 }

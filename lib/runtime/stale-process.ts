@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 
 function alive(pid: number): boolean {
   try {
@@ -34,4 +34,37 @@ export async function reapStaleProcess(pidFile: string, expected: string, log: (
 
 export function writePidFile(pidFile: string, pid: number | undefined): void {
   if (pid) writeFileSync(pidFile, String(pid));
+}
+
+/** Pids of the processes whose working folder is `dir` (Linux /proc; none elsewhere). */
+export function processesWorkingIn(dir: string): number[] {
+  let target: string;
+  let entries: string[];
+  try {
+    target = realpathSync(dir);
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const pids: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === target) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to inspect
+    }
+  }
+  return pids;
+}
+
+/** Waits up to `timeoutMs` for every pid to exit; answers those still alive. */
+export async function waitForExit(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = pids.filter(alive);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = left.filter(alive);
+  }
+  return left;
 }

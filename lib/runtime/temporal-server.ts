@@ -82,12 +82,17 @@ export interface DevServerOptions {
   /** Extra `--dynamic-config-value KEY=VALUE` settings. */
   dynamicConfig?: Record<string, string | number | boolean>;
   onLog?: (line: string) => void;
+  /** Aborting stops a server still starting; the start then rejects. */
+  signal?: AbortSignal;
 }
 
 export interface RunningTemporal {
   address: string;
   uiUrl?: string;
   process: ChildProcess;
+  pid: number | undefined;
+  /** Resolves once the server has exited (stopped, or died). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -122,24 +127,42 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   };
   child.stdout?.on('data', forward);
   child.stderr?.on('data', forward);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   let early: Error | undefined;
   child.once('exit', (code, signal) => {
     early = new Error(`The Temporal dev server exited during start-up (code ${code}, signal ${signal}); is port ${options.port} taken?`);
   });
-  await Promise.race([
-    waitForPort('127.0.0.1', options.port, 60_000),
-    exited.then(() => {
-      throw early ?? new Error('The Temporal dev server exited');
-    }),
-  ]);
-  if (options.uiPort !== undefined) await waitForPort('127.0.0.1', options.uiPort, 30_000).catch(() => undefined);
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      waitForPort('127.0.0.1', options.port, 60_000),
+      exited.then(() => {
+        throw early ?? new Error('The Temporal dev server exited');
+      }),
+      new Promise<never>((_, reject) => {
+        onAbort = () => reject(new Error('Temporal dev server start-up aborted'));
+        if (options.signal?.aborted) onAbort();
+        else options.signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    if (options.uiPort !== undefined) await waitForPort('127.0.0.1', options.uiPort, 30_000).catch(() => undefined);
+  } catch (error) {
+    // Never leave a half-started server behind: it would hold the port and the database file.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    if (pidFile) rmSync(pidFile, { force: true });
+    throw error;
+  } finally {
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+  }
 
   return {
     address: `127.0.0.1:${options.port}`,
     uiUrl: options.uiPort !== undefined ? `http://127.0.0.1:${options.uiPort}` : undefined,
     process: child,
+    pid: child.pid,
+    exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

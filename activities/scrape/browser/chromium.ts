@@ -1,0 +1,98 @@
+/**
+ * One launched Chromium process and the pool's bookkeeping about it. The pool keeps one current
+ * Chromium; after a recycle the previous one lives on as "retiring" until its last scrape ends.
+ */
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+export type RecycleReason = 'pages' | 'rss';
+
+export interface Chromium {
+  readonly browser: Browser;
+  /** The browser process id (Chromium reports it over CDP), for memory readings; null if unknown. */
+  readonly pid: number | null;
+  /** Scrapes that have taken a context of this Chromium. */
+  pages: number;
+  /** Scrapes holding a context of this Chromium now: a retiring Chromium closes when this is 0. */
+  inFlight: number;
+  /** Replaced by a newer Chromium: takes no new scrapes, closes after its in-flight ones. */
+  retiring: boolean;
+  /** Why a successor is being launched, once one is. */
+  recycleReason: RecycleReason | null;
+  /** Recycle for pages when `pages` reaches this (moved on if a successor fails to launch). */
+  recycleAt: number;
+  /** Next `pages` count at which to read the memory of its process tree. */
+  nextRssCheck: number;
+  /** The first memory reading (proc.ts), taken after warm-up (the first `rssCheckEveryPages` pages). */
+  rssBaseline: number | null;
+  /** The latest reading. */
+  rssLatest: number | null;
+  rssReading: boolean;
+}
+
+export interface LaunchSettings {
+  executablePath: string;
+  args: string[];
+  timeoutMs: number;
+  /** Page count at which to recycle (Infinity = never) and between memory readings. */
+  recyclePages: number;
+  rssCheckEveryPages: number;
+}
+
+/** Launches Chromium; rejects with Playwright's error when it cannot. */
+export async function launchChromium(settings: LaunchSettings): Promise<Chromium> {
+  const browser = await chromium.launch({
+    executablePath: settings.executablePath,
+    args: settings.args,
+    timeout: settings.timeoutMs,
+    // The worker decides when to stop; Chromium must not die before in-flight scrapes finish.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  return {
+    browser,
+    pid: await browserPid(browser),
+    pages: 0,
+    inFlight: 0,
+    retiring: false,
+    recycleReason: null,
+    recycleAt: settings.recyclePages,
+    nextRssCheck: settings.rssCheckEveryPages,
+    rssBaseline: null,
+    rssLatest: null,
+    rssReading: false,
+  };
+}
+
+/**
+ * Playwright does not expose the process of a launched browser (only of a browser server), and
+ * /usr/bin/chromium is a wrapper script: ask Chromium itself.
+ */
+async function browserPid(browser: Browser): Promise<number | null> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    try {
+      const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+      return processInfo.find((p) => p.type === 'browser')?.id ?? null;
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  } catch {
+    return null;
+  }
+}
