@@ -417,7 +417,7 @@ describe('npm start heals itself (issue 16)', () => {
     }
     lines.push(
       `  all runs: ${runs.length} recorded, ${runs.filter((r) => r.status === 'succeeded').length} succeeded, ${runs.filter((r) => r.status === 'failed').length} failed, ` +
-        `${neverStarted.size} never started (left queued, 0 debits); ledger problems: ${ledgerProblems.length}; ` +
+        `${neverStarted.size} never started (no workflow, 0 debits; failed as such by the API's sweep after 30 s); ledger problems: ${ledgerProblems.length}; ` +
         `balance ${balance.creditBalance} = sum of ledger ${balance.ledger}`,
       '',
     );
