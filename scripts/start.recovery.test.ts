@@ -13,7 +13,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
@@ -23,6 +23,7 @@ import { embeddedDatabaseUrl } from '../lib/runtime/postgres';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { createAccount } from '../test/helpers/accounts';
 import { testEnv } from '../test/helpers/env';
+import { processesMentioning } from '../test/helpers/processes';
 
 const VICTIMS = ['worker', 'api', 'temporal', 'postgres'] as const;
 type Victim = (typeof VICTIMS)[number];
@@ -70,21 +71,6 @@ interface PhaseReport {
   answers: Answer[];
   degradedApi: string;
   degradedSupervisor: string;
-}
-
-function processesMentioning(needle: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (cmdline.includes(needle) || environ.includes(needle)) pids.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return pids;
 }
 
 async function sql<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {

@@ -1,26 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, listenOnLoopback } from '../lib/runtime/free-port';
 import { testEnv } from '../test/helpers/env';
-
-/** Processes whose command line mentions `needle` (our temporary data folder). */
-function processesMentioning(needle: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (cmdline.includes(needle) || environ.includes(needle)) pids.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return pids;
-}
+import { processesMentioning } from '../test/helpers/processes';
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string, output: string[]): Promise<void> {
   const deadline = Date.now() + timeoutMs;
