@@ -208,7 +208,7 @@ describe('run', () => {
   });
 });
 
-describe('past the synchronous limit (an API with SYNC_TIMEOUT_MS=1500 on the same database and workers)', () => {
+describe('two API replicas (a second API with SYNC_TIMEOUT_MS=1500 on the same database and workers)', () => {
   let slowApi: Stack;
 
   beforeAll(async () => {
@@ -222,6 +222,31 @@ describe('past the synchronous limit (an API with SYNC_TIMEOUT_MS=1500 on the sa
 
   afterAll(async () => {
     await slowApi?.stop();
+  });
+
+  it('a key revoked through one replica stops working on the other within 1 s, though both had it cached', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const whoami = async (base: string) => (await fetch(`${base}/webhook/whoami`, { headers: { 'x-api-key': account.apiKey } })).status;
+    // Both replicas verify the key, so both hold it in their cache of verified keys (5 min).
+    expect([await whoami(stack.baseUrl), await whoami(slowApi.baseUrl), await whoami(slowApi.baseUrl)]).toEqual([200, 200, 200]);
+    const revoke = await fetch(`${stack.baseUrl}/api/users/api-keys/${account.apiKeyId}`, { method: 'DELETE', headers: { cookie: account.cookie } });
+    expect(revoke.status).toBe(200);
+    const revokedAt = Date.now();
+    // A request every 50 ms to the other replica, each timed from when it was sent (so a slow
+    // answer on a loaded machine does not count as a late refusal); bounded: 200 requests.
+    const probes: Array<Promise<{ sentAfterMs: number; status: number }>> = [];
+    for (let i = 0; i < 200; i++) {
+      const sentAfterMs = Date.now() - revokedAt;
+      probes.push(whoami(slowApi.baseUrl).then((status) => ({ sentAfterMs, status })));
+      if (i % 10 === 9 && (await Promise.all(probes)).some((p) => p.status === 401)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const answers = await Promise.all(probes);
+    const firstRefused = answers.find((a) => a.status === 401);
+    expect(firstRefused).toBeDefined();
+    // Every request sent from then on is refused as well, and the first came within 1 s.
+    expect(answers.filter((a) => a.sentAfterMs >= firstRefused!.sentAfterMs).every((a) => a.status === 401)).toBe(true);
+    expect(firstRefused!.sentAfterMs).toBeLessThan(1000);
   });
 
   it('answers 504 with the run id, and the run is later found succeeded', async () => {
