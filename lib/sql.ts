@@ -40,19 +40,77 @@ export function toStatement(strings: TemplateStringsArray, values: unknown[]): {
   return { text, values };
 }
 
+/**
+ * Socket-level failures of this pool. It talks to PostgreSQL only (never to a scrape target), so
+ * any of these means the database cannot be reached: rethrown as DatabaseUnreachableError, which
+ * the API answers with 503 DEPENDENCY_UNAVAILABLE (api/middleware/dependencies.ts).
+ */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export class DatabaseUnreachableError extends Error {
+  override name = 'DatabaseUnreachableError';
+}
+
+function unreachable(error: unknown): unknown {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && SOCKET_ERRORS.has(code) ? new DatabaseUnreachableError(`PostgreSQL cannot be reached (${code})`, { cause: error }) : error;
+}
+
+/** SQLSTATEs of a server shutting down, starting up or recovering, and connection exceptions (class 08). */
+const PG_UNAVAILABLE = /^(57P0[1-3]|08...)$/;
+
+/**
+ * Whether `error` (from this pool or node-postgres) says PostgreSQL is unreachable or restarting,
+ * as opposed to a statement failing: the caller may wait and try again.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+  if (name === 'DatabaseUnreachableError') return true;
+  // node-postgres's server errors carry a severity; a bare socket error is wrapped above.
+  if (typeof code === 'string' && PG_UNAVAILABLE.test(code) && 'severity' in error) return true;
+  return typeof message === 'string' && /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message);
+}
+
+/**
+ * Runs `statement` until PostgreSQL answers: while it is unreachable or restarting (a few
+ * seconds when `npm start` restarts it), waits 250 ms doubling to 2 s and tries again; any other
+ * error is thrown at once. Gives up when `signal` aborts or after `maxWaitMs`.
+ */
+export async function untilDatabaseAnswers<T>(statement: () => Promise<T>, signal?: AbortSignal, maxWaitMs = 60_000): Promise<T> {
+  const deadline = Date.now() + maxWaitMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || signal?.aborted || Date.now() + delay > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** Runs a statement, naming an unreachable database as such. */
+async function run<T>(statement: () => Promise<T>): Promise<T> {
+  try {
+    return await statement();
+  } catch (error) {
+    throw unreachable(error);
+  }
+}
+
 export function createSqlPool(databaseUrl: string, options: { max?: number } = {}): SqlPool {
   const pool = new Pool({ connectionString: databaseUrl, max: options.max ?? 10, types: poolTypes });
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const query = async <T>(text: string, values: unknown[] = []) => (await pool.query(text, values)).rows as T[];
+  const query = async <T>(text: string, values: unknown[] = []) => (await run(() => pool.query(text, values))).rows as T[];
   return {
     query,
     $queryRaw: async <T>(strings: TemplateStringsArray, ...values: unknown[]) => {
       const statement = toStatement(strings, values);
-      return (await pool.query(statement.text, statement.values)).rows as T;
+      return (await run(() => pool.query(statement.text, statement.values))).rows as T;
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await run(() => pool.connect());
       try {
         await client.query('BEGIN');
         const tx = {
@@ -67,7 +125,7 @@ export function createSqlPool(databaseUrl: string, options: { max?: number } = {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw unreachable(error);
       } finally {
         client.release();
       }

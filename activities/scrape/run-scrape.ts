@@ -6,7 +6,7 @@ import type { Logger } from '../../lib/logger';
 import type { WorkerMetrics } from '../../lib/metrics';
 import { notifyLowCreditIfCrossed } from '../../lib/notifications';
 import type { FinishedRun, ScrapeRunStore, StoredResult } from '../../lib/scrape-runs';
-import type { SqlClient } from '../../lib/sql';
+import { type SqlClient, untilDatabaseAnswers } from '../../lib/sql';
 import {
   NON_RETRYABLE_SCRAPE_ERRORS,
   type ScrapeActivityOutput,
@@ -115,9 +115,11 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
-    const finished = await deps.runs.startAttempt(runId, attempt);
+    // The bookkeeping waits for PostgreSQL through a restart rather than failing the attempt:
+    // an outage is not the target's failure and must not use up the scrape's retries.
+    const finished = await untilDatabaseAnswers(() => deps.runs.startAttempt(runId, attempt), signal);
     if (finished) return outcomeOfFinished(finished);
-    const debited = input.debit ? await debitRun(deps, input) : undefined;
+    const debited = input.debit ? await untilDatabaseAnswers(() => debitRun(deps, input), signal) : undefined;
     const result = await engine(request, {
       signal,
       timeoutMs: request.options.timeout_ms ?? defaultAttemptTimeoutMs(request.options.retry_count),
@@ -128,14 +130,14 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     }
     const stored: StoredResult = { final_url: result.final_url, status: result.status, headers: result.headers, html: result.html, data: result.data, network: result.network };
     if (input.finishOnSuccess) {
-      if (await deps.runs.succeed(runId, stored, result.elapsed_ms)) {
+      if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
         deps.runEvents?.finished(
           { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attempt, cost: input.debit?.amount ?? 0, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
           debited?.balanceAfter,
         );
       }
     } else {
-      await deps.runs.saveResult(runId, stored, result.elapsed_ms);
+      await untilDatabaseAnswers(() => deps.runs.saveResult(runId, stored, result.elapsed_ms), signal);
     }
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome: 'succeeded' }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome: 'succeeded' });

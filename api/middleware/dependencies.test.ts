@@ -4,6 +4,7 @@ import { Client as PgClient } from 'pg';
 import { createDatabase } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import { freePort, listenOnLoopback } from '../../lib/runtime/free-port';
+import { createSqlPool } from '../../lib/sql';
 import { testEnv } from '../../test/helpers/env';
 import { createDependencyMonitor, unreachableDependency } from './dependencies';
 
@@ -33,6 +34,16 @@ describe('which dependency an error says is down (real clients against closed po
       expect(unreachableDependency(await failure(() => client.query('SELECT pg_terminate_backend(pg_backend_pid())')))).toBe('database');
     } finally {
       await client.end().catch(() => undefined);
+    }
+  });
+
+  it('recognises PostgreSQL refused through the plain pg pool of the hot path (a statement and a transaction)', async () => {
+    const pool = createSqlPool(`postgresql://postgres:x@127.0.0.1:${await freePort()}/scrape`);
+    try {
+      expect(unreachableDependency(await failure(() => pool.query('SELECT 1')))).toBe('database');
+      expect(unreachableDependency(await failure(() => pool.transaction((tx) => tx.query('SELECT 1'))))).toBe('database');
+    } finally {
+      await pool.close();
     }
   });
 

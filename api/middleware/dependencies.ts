@@ -17,6 +17,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Auth } from '../../lib/auth';
 import type { ApiKeyVerifier } from '../api-key-cache';
 import { AppError } from '../../lib/errors';
+import { isDatabaseUnavailable } from '../../lib/sql';
 
 export type Dependency = 'database' | 'temporal';
 
@@ -47,10 +48,9 @@ function databaseError(error: Loose): boolean {
   const kind = adapter && isRecord(adapter.cause) ? adapter.cause.kind : undefined;
   if (typeof kind === 'string' && ADAPTER_UNREACHABLE.has(kind)) return true;
   if (typeof kind === 'string' && kind === 'postgres' && isRecord(adapter?.cause) && typeof adapter.cause.code === 'string' && PG_UNAVAILABLE.test(adapter.cause.code)) return true;
-  // node-postgres itself (used directly by a few modules): its server errors carry a severity.
-  // A bare socket error (ECONNREFUSED) is not classified: a scrape target or a provider raises those too.
-  if (code && PG_UNAVAILABLE.test(code) && 'severity' in error) return true;
-  return typeof error.message === 'string' && /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(error.message);
+  // node-postgres itself (lib/sql.ts's pool, the listener). A bare socket error (ECONNREFUSED) from
+  // elsewhere is not classified: a scrape target or a provider raises those too; lib/sql.ts wraps its own.
+  return isDatabaseUnavailable(error);
 }
 
 function temporalError(error: Loose): boolean {
