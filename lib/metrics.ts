@@ -62,7 +62,7 @@ export function createWorkerMetrics(options: { browserPool?: boolean } = {}) {
     help: 'Credits refunded after every attempt of a scrape failed.',
     registers: [registry],
   });
-  type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number };
+  type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number; spareContexts: number };
   let browserStats: (() => PoolStats) | undefined;
   const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded };
   // The API process runs http scrapes in-process but has no browser pool: no gauges that would always read 0.
@@ -85,10 +85,18 @@ export function createWorkerMetrics(options: { browserPool?: boolean } = {}) {
   });
   new Gauge({
     name: 'browser_open_contexts',
-    help: 'Browser contexts actually open in Chromium (0 when idle: none leaked).',
+    help: 'Browser contexts actually open in Chromium (when idle, as many as browser_spare_contexts: none leaked).',
     registers: [registry],
     collect() {
       this.set(browserStats?.().openContexts ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'browser_spare_contexts',
+    help: 'Browser contexts prepared ahead of requests and ready to hand out (BROWSER_SPARE_CONTEXTS).',
+    registers: [registry],
+    collect() {
+      this.set(browserStats?.().spareContexts ?? 0);
     },
   });
   return {
