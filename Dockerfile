@@ -1,14 +1,14 @@
 # One image for the API and the workers (the command picks the role).
 FROM node:20-bookworm-slim
-# Debian's Chromium for browser-mode workers (Playwright drives it; it downloads no browser).
-RUN apt-get update && apt-get install -y --no-install-recommends chromium ca-certificates && rm -rf /var/lib/apt/lists/*
+# Debian's headless Chromium for browser-mode workers (Playwright drives it; it downloads no browser).
+RUN apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell ca-certificates && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 # Prisma's CLI wants a schema-engine binary even for `generate`, which needs none (offline builds).
 RUN PRISMA_SCHEMA_ENGINE_BINARY=/usr/local/bin/node npx prisma generate && npm prune --omit=dev
-ENV NODE_ENV=production CHROMIUM_PATH=/usr/bin/chromium
+ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 USER node
 EXPOSE 3000 9464
 CMD ["node", "--import", "tsx", "api/server.ts"]

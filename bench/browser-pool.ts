@@ -23,8 +23,9 @@ import type { BrowserPool } from '../activities/scrape/browser';
 import { readProcessTree } from '../activities/scrape/browser/proc';
 import { startFixtureServer } from '../test/fixtures/server';
 import { runBench } from './services';
+import { defaultChromiumPath } from '../lib/config';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
 const scale = Number(process.env.BENCH_SCALE ?? '1');
 const memoryPages = Number(process.env.BENCH_PAGES ?? '2000');
 const recyclePages = process.env.BENCH_RECYCLE_PAGES === undefined ? undefined : Number(process.env.BENCH_RECYCLE_PAGES);

@@ -3,6 +3,7 @@
  * This is the only module that reads `process.env`; everything else receives a `Config`.
  * Names and meanings of the settings in DESIGN.md section 6 are fixed.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -58,6 +59,19 @@ export const DEFAULT_PLANS: Plan[] = [
   { id: 'pro', name: 'Pro', creditsPerPeriod: 10000, priceCents: 6000, currency: 'usd' },
 ];
 
+/**
+ * Browser mode's Chromium when CHROMIUM_PATH is unset: Debian's `chromium-headless-shell` (the
+ * headless-only build of the same version, which Playwright itself uses for headless launches;
+ * a page costs a fraction of the full browser's: docs/scraping.md, "Which Chromium"), else
+ * Debian's full `chromium`. The binary, not /usr/bin's wrapper script, which runs it as a child
+ * rather than exec-ing it (the pool watches the browser's process).
+ */
+export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'] as const;
+
+export function defaultChromiumPath(): string {
+  return CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate)) ?? CHROMIUM_CANDIDATES[0];
+}
+
 const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
 
 const configSchema = z.object({
@@ -81,7 +95,7 @@ const configSchema = z.object({
   TASK_QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]*$/, 'letters, digits, - and _ only').default(''),
   DATA_DIR: z.string().min(1).default('./.data'),
   EMBEDDED_PG_PORT: port.default(54329),
-  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  CHROMIUM_PATH: z.string().min(1).default(defaultChromiumPath),
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Contexts (with their page) kept ready before requests arrive; unset = BROWSER_CONCURRENCY (docs/scraping.md, "Browser pool"). */
   BROWSER_SPARE_CONTEXTS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(32).optional(),

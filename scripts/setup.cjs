@@ -5,7 +5,7 @@
  *   1. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json
  *   2. the Prisma client (prisma generate) when missing or older than prisma/schema.prisma
  *   3. Debian packages when missing, if we are root and apt-get exists (SKIP_SYSTEM_PACKAGES=1
- *      turns this off): chromium for browser mode; with --for-tests also prometheus (its
+ *      turns this off): chromium-headless-shell for browser mode; with --for-tests also prometheus (its
  *      promtool checks the /metrics format) and docker-compose (validates docker-compose.yml,
  *      no engine needed). Without them browser mode answers 503 until
  *      CHROMIUM_PATH points at a Chromium, and the metrics-format test fails saying why.
@@ -86,10 +86,15 @@ function aptInstall(pkg) {
 }
 
 function ensureChromium() {
-  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (fs.existsSync(chromium)) return;
-  if (canInstallSystemPackages() && aptInstall('chromium')) return;
-  log(`no Chromium at ${chromium}: browser mode will answer 503 until it is installed (apt-get install chromium) or CHROMIUM_PATH is set.`);
+  // Browser mode prefers Debian's chromium-headless-shell (lib/config.ts, defaultChromiumPath).
+  if (process.env.CHROMIUM_PATH) {
+    if (!fs.existsSync(process.env.CHROMIUM_PATH)) log(`no Chromium at CHROMIUM_PATH=${process.env.CHROMIUM_PATH}: browser mode will answer 503.`);
+    return;
+  }
+  if (fs.existsSync('/usr/lib/chromium/chromium-headless-shell')) return;
+  if (canInstallSystemPackages() && aptInstall('chromium-headless-shell')) return;
+  if (fs.existsSync('/usr/bin/chromium')) return;
+  log('no Chromium: browser mode will answer 503 until it is installed (apt-get install chromium-headless-shell) or CHROMIUM_PATH is set.');
 }
 
 /** Test-only tools: promtool checks the /metrics format, docker-compose validates docker-compose.yml. */

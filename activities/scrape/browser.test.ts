@@ -1,5 +1,5 @@
 /**
- * Browser engine against the fixture server with a REAL Chromium (/usr/bin/chromium or the path
+ * Browser engine against the fixture server with a REAL Chromium (lib/config.ts's default or the path
  * in the test's CHROMIUM_PATH environment). There is no skip: without Chromium these tests fail.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,8 +12,9 @@ import type { BrowserPool, BrowserPoolEvent } from './browser';
 import { chromiumLongLivedRssBytes, readProcessTree } from './browser/proc';
 import { isPrivateAddress, matchesBlacklist } from './guard';
 import { appErrorOf } from '../../test/helpers/app-error';
+import { defaultChromiumPath } from '../../lib/config';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
 
 let fx: FixtureServer;
 let pool: BrowserPool;
