@@ -457,6 +457,14 @@ describe('browser pool with allowPrivateTargets=false (egress guard)', () => {
     expect(strict.stats().contextsInUse).toBe(0);
   });
 
+  it('a name that does not resolve fails the scrape saying so (not Chromium\'s ERR_BLOCKED_BY_CLIENT)', async () => {
+    strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false });
+    const err = await appErrorOf(strict.scrape({ url: 'http://no-such-host.invalid/page' }, { timeoutMs: 20_000 }));
+    expect(err).toMatchObject({ code: 'SCRAPE_FAILED' });
+    expect(err.message).toMatch(/^cannot resolve no-such-host\.invalid: /);
+    expect(strict.stats().contextsInUse).toBe(0);
+  });
+
   it('blocks a redirect hop to a private address and private subresources (the proxy enforces it)', async () => {
     // Treat 127.0.0.1 as "public" so the fixture is reachable; every other private address stays blocked.
     strict = createBrowserPool({

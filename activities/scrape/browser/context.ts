@@ -59,15 +59,23 @@ export interface ScrapeGuard {
   checkHop(url: string): void;
   /** Waits for the hop checks under way; throws the main document's refusal, if any. */
   failIfBlocked(): Promise<void>;
+  /**
+   * Why the main document could not be loaded when the guard aborted it for a network or
+   * resolver failure (not a refusal), e.g. `cannot resolve example.com: ENOTFOUND`: what a failed
+   * `goto` reports instead of Chromium's `net::ERR_BLOCKED_BY_CLIENT`.
+   */
+  mainNetworkFailure(): AppError | undefined;
 }
 
 export function createScrapeGuard(options: TargetGuardOptions): ScrapeGuard {
   let mainBlock: AppError | undefined;
+  let mainFailure: AppError | undefined;
   const checks: Array<Promise<void>> = [];
   const hostChecks = new Map<string, Promise<AppError | undefined>>();
   // A network or resolver failure is not a refusal: the request fails, the scrape goes on.
   const refuseMain = (err: AppError) => {
     if (err.code !== 'SCRAPE_FAILED') mainBlock ??= err;
+    else mainFailure ??= err;
   };
 
   const verdict = (raw: string): Promise<AppError | undefined> => {
@@ -110,6 +118,7 @@ export function createScrapeGuard(options: TargetGuardOptions): ScrapeGuard {
       await Promise.all(checks);
       if (mainBlock) throw mainBlock;
     },
+    mainNetworkFailure: () => mainFailure,
   };
 }
 

@@ -53,7 +53,7 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
     response = await page.goto(target.href, { waitUntil: req.wait_until ?? 'load', timeout: run.remaining() });
   } catch (err) {
     await guard.failIfBlocked();
-    throw err;
+    throw guard.mainNetworkFailure() ?? err;
   }
   await guard.failIfBlocked();
   const guardCode = response ? (await response.allHeaders())[GUARD_HEADER] : undefined;
