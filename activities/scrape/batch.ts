@@ -8,9 +8,8 @@
  * through a local activity per scrape with the scrape's own Temporal retry policy.
  */
 import { Context } from '@temporalio/activity';
-import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
 import { isRefunded, refundCredit } from '../../lib/credit';
-import { scrapeCreditKeys } from '../../workflows/definitions';
+import { type FirstAttemptOutcome, type ScrapeActivityOutput, type ScrapeJob, scrapeCreditKeys } from '../../workflows/definitions';
 import type { HttpEngine } from './http';
 import { type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 
@@ -48,7 +47,6 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { httpEng
       await Promise.all(input.failures.map((failed) => settleFailedScrape(deps, failed)));
     },
 
-    /** Records the unfinished scrapes of a cancelled batch (an operator's cancel): what was spent stays spent. */
     /**
      * The batch was cancelled (Temporal UI/CLI): every run still live is recorded cancelled and,
      * when it had been debited, refunded (no credit for work not done). A run that finished first
