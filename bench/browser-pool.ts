@@ -22,7 +22,7 @@ import { CHROMIUM_ARGS, createBrowserPool } from '../activities/scrape/browser';
 import type { BrowserPool } from '../activities/scrape/browser';
 import { readProcessTree } from '../activities/scrape/browser/proc';
 import { startFixtureServer } from '../test/fixtures/server';
-import { runBench } from './services';
+import { drive, runBench } from './services';
 import { defaultChromiumPath } from '../lib/config';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
@@ -77,24 +77,6 @@ interface Row {
   nodeMs: number;
   chromiumMs: number;
   load: string;
-}
-
-/** `total` calls, at most `concurrency` in flight; every call must succeed. */
-async function drive(total: number, concurrency: number, call: () => Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next++;
-        const t0 = performance.now();
-        await call();
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Waits (polling, bounded) until the pool has refilled its spares and closed every replaced Chromium. */

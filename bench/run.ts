@@ -21,7 +21,7 @@ import { parseConfig } from '../lib/config';
 import { createAccount, setBalance } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
 import { ROLES, type Role, SERVICE_ROLES, cpuByRole, cpuPerRequest, treeRss } from './process-cpu';
-import { runBench, startBenchServices } from './services';
+import { drive, runBench, startBenchServices } from './services';
 
 const scale = Number(process.env.BENCH_REQUESTS ?? '1');
 const browserPages = Number(process.env.BENCH_BROWSER_PAGES ?? '2000');
@@ -43,23 +43,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Runs `total` calls with at most `concurrency` in flight; every call must succeed. */
+/** Runs `total` calls with at most `concurrency` in flight (every call must succeed), with the CPU each process spent meanwhile. */
 async function measure(total: number, concurrency: number, call: () => Promise<void>) {
-  const latencies: number[] = [];
-  let next = 0;
   const cpuBefore = cpuByRole();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next++;
-        const t0 = performance.now();
-        await call();
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const { latencies, seconds } = await drive(total, concurrency, call);
   const cpu = cpuPerRequest(cpuBefore, cpuByRole(), total);
   latencies.sort((a, b) => a - b);
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), throughput: total / seconds, cpu };

@@ -55,6 +55,24 @@ export async function startBenchServices(options: { name: string; dynamicConfig?
 }
 
 /** Runs a bench's main and exits with its outcome (a leftover handle must not keep it alive). */
+/** `total` calls, at most `concurrency` in flight; every call must succeed. Each call's latency in ms, and the whole run's seconds. */
+export async function drive(total: number, concurrency: number, call: () => Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        await call();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
 export function runBench(main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
