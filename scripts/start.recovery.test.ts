@@ -17,13 +17,12 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { Client as PgClient } from 'pg';
 import { freePort } from '../lib/runtime/free-port';
 import { embeddedDatabaseUrl } from '../lib/runtime/postgres';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
-import { createAccount } from '../test/helpers/accounts';
+import { createAccount, sql } from '../test/helpers/accounts';
 import { testEnv } from '../test/helpers/env';
-import { processesMentioning } from '../test/helpers/processes';
+import { npmStartEnv, processesMentioning } from '../test/helpers/processes';
 
 const VICTIMS = ['worker', 'api', 'temporal', 'postgres'] as const;
 type Victim = (typeof VICTIMS)[number];
@@ -71,16 +70,6 @@ interface PhaseReport {
   answers: Answer[];
   degradedApi: string;
   degradedSupervisor: string;
-}
-
-async function sql<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new PgClient({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 async function getJson(url: string): Promise<{ status: number | 'refused'; body?: Record<string, unknown> }> {
@@ -180,18 +169,8 @@ describe('npm start heals itself (issue 16)', () => {
     const supervisorUrl = `http://127.0.0.1:${supervisorPort}`;
     supervisor = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
       env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(apiPort),
+        ...npmStartEnv({ dataDir, apiPort, temporalPort, uiPort, pgPort, supervisorPort }, testEnv('temporalCli')),
         HOST: '127.0.0.1',
-        TEMPORAL_DEV_PORT: String(temporalPort),
-        TEMPORAL_UI_PORT: String(uiPort),
-        EMBEDDED_PG_PORT: String(pgPort),
-        SUPERVISOR_PORT: String(supervisorPort),
-        WORKER_METRICS_PORT: '0',
-        TEMPORAL_CLI_PATH: testEnv('temporalCli'),
-        DATABASE_URL: '',
-        TEMPORAL_ADDRESS: '',
         TASK_QUEUE_PREFIX: '',
         ALLOW_PRIVATE_TARGETS: 'true',
         FREE_CREDITS: String(FREE_CREDITS),

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, listenOnLoopback } from '../lib/runtime/free-port';
 import { testEnv } from '../test/helpers/env';
-import { processesMentioning } from '../test/helpers/processes';
+import { npmStartEnv, processesMentioning } from '../test/helpers/processes';
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string, output: string[]): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -31,19 +31,7 @@ describe('npm start (the supervisor)', () => {
     const [apiPort, temporalPort, uiPort, pgPort, supervisorPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const output: string[] = [];
     const supervisor: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(apiPort),
-        TEMPORAL_DEV_PORT: String(temporalPort),
-        TEMPORAL_UI_PORT: String(uiPort),
-        EMBEDDED_PG_PORT: String(pgPort),
-        WORKER_METRICS_PORT: '0',
-        SUPERVISOR_PORT: String(supervisorPort),
-        TEMPORAL_CLI_PATH: testEnv('temporalCli'),
-        DATABASE_URL: '',
-        TEMPORAL_ADDRESS: '',
-      },
+      env: npmStartEnv({ dataDir, apiPort, temporalPort, uiPort, pgPort, supervisorPort }, testEnv('temporalCli')),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     supervisor.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
@@ -91,19 +79,7 @@ describe('npm start (the supervisor)', () => {
     const [apiPort, temporalPort, uiPort, supervisorPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const output: string[] = [];
     const supervisor = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(apiPort),
-        TEMPORAL_DEV_PORT: String(temporalPort),
-        TEMPORAL_UI_PORT: String(uiPort),
-        EMBEDDED_PG_PORT: String(pgPort),
-        SUPERVISOR_PORT: String(supervisorPort),
-        WORKER_METRICS_PORT: '0',
-        TEMPORAL_CLI_PATH: testEnv('temporalCli'),
-        DATABASE_URL: '',
-        TEMPORAL_ADDRESS: '',
-      },
+      env: npmStartEnv({ dataDir, apiPort, temporalPort, uiPort, pgPort, supervisorPort }, testEnv('temporalCli')),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     supervisor.stdout?.on('data', (c: Buffer) => output.push(c.toString()));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

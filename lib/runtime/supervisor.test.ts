@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CrashLoopError, type ChildHandle, type ExitInfo, type ProcessSpec, type RestartPolicy, type StartContext, Supervisor, type SupervisorEvent } from './supervisor';
+import { alive } from './stale-process';
 
 /**
  * A real child process running `script` with node; ready once it prints "ready". Rejects (as a
@@ -33,15 +34,6 @@ function nodeChild(script: string, pids: number[]) {
 }
 
 const LONG_RUNNING = "console.log('ready'); setInterval(() => {}, 1000);";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Resolves when `predicate` holds for an event already seen or a later one. */
 function eventually(events: SupervisorEvent[], listeners: Array<() => void>, predicate: (events: SupervisorEvent[]) => boolean): Promise<void> {

@@ -15,3 +15,33 @@ export function processesMentioning(needle: string): number[] {
   }
   return pids;
 }
+
+export interface NpmStartPorts {
+  dataDir: string;
+  apiPort: number;
+  temporalPort: number;
+  uiPort: number;
+  pgPort: number;
+  supervisorPort: number;
+}
+
+/**
+ * The environment of a test's own `npm start` (scripts/start.ts): the embedded default (no
+ * DATABASE_URL, no TEMPORAL_ADDRESS) in its own data folder, on the given ports, with the test
+ * environment's Temporal CLI and no worker metrics port.
+ */
+export function npmStartEnv(ports: NpmStartPorts, cliPath: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATA_DIR: ports.dataDir,
+    PORT: String(ports.apiPort),
+    TEMPORAL_DEV_PORT: String(ports.temporalPort),
+    TEMPORAL_UI_PORT: String(ports.uiPort),
+    EMBEDDED_PG_PORT: String(ports.pgPort),
+    SUPERVISOR_PORT: String(ports.supervisorPort),
+    WORKER_METRICS_PORT: '0',
+    TEMPORAL_CLI_PATH: cliPath,
+    DATABASE_URL: '',
+    TEMPORAL_ADDRESS: '',
+  };
+}
