@@ -19,6 +19,7 @@ import { type FixtureServer, startFixtureServer } from '../../test/fixtures/serv
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { testEnv } from '../../test/helpers/env';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
 
 jest.setTimeout(420_000);
 
@@ -81,14 +82,8 @@ function load(account: TestAccount): { view: ClientView; done: Promise<void> } {
   return { view, done };
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`not within ${timeoutMs} ms: ${what}`);
-}
+/** Runs must end within 4 minutes of the crash (a workflow task timeout, a restart, a replay). */
+const waitUntil = (what: string, check: () => Promise<boolean>, timeoutMs = 240_000) => waitFor(what, check, timeoutMs);
 
 const runsOf = (account: TestAccount) =>
   sql<{ id: string; status: string; error: { code: string; refunded: boolean } | null; cost: number }>(stack.databaseUrl, 'SELECT id, status::text AS status, error, cost FROM scrape_run WHERE "userId" = $1', [account.userId]);

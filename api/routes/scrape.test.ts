@@ -8,6 +8,7 @@ import { testEnv } from '../../test/helpers/env';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -30,15 +31,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await setBalance(stack.databaseUrl, account.userId, 10_000);
 });
-
-/** Polls `check` until it holds (a generous bound: the machine may be loaded). */
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function scrape(body: unknown, headers: Record<string, string> = { 'x-api-key': account.apiKey }) {
   const res = await fetch(`${stack.baseUrl}/webhook/unblocker`, {
@@ -145,14 +137,14 @@ describe('http mode', () => {
     const rowOf = async () =>
       (await sql<{ workflowId: string; status: string; error: { code: string; refunded: boolean } | null }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status, error FROM scrape_run WHERE id = $1', [runId]))[0]!;
     // Cancelled once its attempt is under way (debited), the way an operator would find it.
-    await waitFor(async () => (await rowOf()).status === 'running');
+    await waitFor('the run started', async () => (await rowOf()).status === 'running');
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - 1);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
       const client = new Client({ connection });
       // Visibility is eventually consistent: wait until the search attribute finds it.
       let ids: string[] = [];
-      await waitFor(async () => {
+      await waitFor('the batch listed by ScrapeRunIds', async () => {
         ids = [];
         for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${runId}"` })) ids.push(execution.workflowId);
         return ids.length > 0;
@@ -162,7 +154,7 @@ describe('http mode', () => {
     } finally {
       await connection.close();
     }
-    await waitFor(async () => (await rowOf()).status === 'cancelled');
+    await waitFor('the run cancelled', async () => (await rowOf()).status === 'cancelled');
     expect((await rowOf()).error).toMatchObject({ code: 'CANCELLED', refunded: true });
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
   });
@@ -268,7 +260,7 @@ describe('browser mode (Chromium)', () => {
     // background, so wait for that to settle.
     const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
     let metrics = '';
-    await waitFor(async () => {
+    await waitFor('the spares refilled and nothing else open', async () => {
       metrics = await (await fetch(workerMetricsUrl)).text();
       return gauge(metrics, 'browser_spare_contexts') === 2 && gauge(metrics, 'browser_open_contexts') === 2;
     });

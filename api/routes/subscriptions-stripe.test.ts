@@ -14,6 +14,7 @@ import { type TestAccount, createAccount, sql } from '../../test/helpers/account
 import { type FakeStripe, startFakeStripe } from '../../test/helpers/fake-stripe';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
 
 // Every step waits for a condition, each within its own bound (90 s for a process to start, as in
 // test/helpers/stack.ts); a test that restarts a worker or waits on several schedule runs needs more
@@ -55,17 +56,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const api = (method: string, path: string, headers: Record<string, string>, body?: unknown) => call(stack.baseUrl, method, path, headers, body);
 const session = (a: TestAccount) => ({ cookie: a.cookie });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
-    await sleep(200);
-  }
-}
 
 const evtId = () => `evt_${randomUUID().replace(/-/g, '')}`;
 const event = (type: string, object: Json, id = evtId()) => JSON.stringify({ id, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), data: { object } });

@@ -12,6 +12,7 @@ import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/pa
 import { type TestAccount, createAccount, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
 
 // Every step waits for a condition, each within its own bound (90 s for a process to start, as in
 // test/helpers/stack.ts); a test that restarts a worker or waits on several schedule runs needs more
@@ -19,6 +20,8 @@ import { type Stack, startStack } from '../../test/helpers/stack';
 jest.setTimeout(300_000);
 
 const PERIOD_S = 4;
+/** This file's waits allow 90 s (a schedule run after a worker restart). */
+const WAIT_MS = 90_000;
 const LOCAL_SECRET = 'local-test-secret-recurring-0123';
 const PLANS = [
   { id: 'free', name: 'Free', creditsPerPeriod: 0, priceCents: 0, currency: 'usd' },
@@ -91,16 +94,6 @@ async function waitForScheduledAction(subscriptionId: string, anchor: string, n:
 }
 
 /** Polls `probe` until it answers something truthy (a condition, never a fixed wait). */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
-    await sleep(200);
-  }
-}
-
 async function subscriptionRow(id: string) {
   return (await sql<{ status: string; endedAt: Date | null; planId: string }>(stack.databaseUrl, `SELECT status::text AS status, "endedAt", "planId" FROM subscription WHERE id = $1`, [id]))[0]!;
 }
@@ -120,7 +113,7 @@ async function waitForNoRunningRefill(subscriptionId: string): Promise<void> {
       return temporal.workflow.count(`WorkflowId STARTS_WITH "subscription-${subscriptionId}-refill" AND ExecutionStatus = "Running"`).then((c) => c.count);
     }
   };
-  await waitFor(`subscription ${subscriptionId}: no refill still running`, async () => (await running()) === 0);
+  await waitFor(`subscription ${subscriptionId}: no refill still running`, async () => (await running()) === 0, WAIT_MS);
 }
 
 /** The schedule's state: paused (cancelled), running, or deleted (the subscription ended). */
@@ -185,7 +178,7 @@ describe('refills by the Temporal Schedule', () => {
     const ended = await waitFor('the subscription ended', async () => {
       const row = await subscriptionRow(sub.id);
       return row.status === 'ended' ? row : undefined;
-    });
+    }, WAIT_MS);
     expect(ended.endedAt).toEqual(new Date(after.cancelAt));
     expect(await temporal.workflow.getHandle(`subscription-${sub.id}-end`).result()).toEqual({ status: 'ended' });
     const current = await api('GET', '/api/subscriptions', session(account));
@@ -263,7 +256,7 @@ function waitForCharge(subscriptionId: string, n: number): Promise<PeriodPayment
   return waitFor(`the charge of period ${n}`, async () => {
     const payment = await periodPayment(subscriptionId, n);
     return payment?.providerPaymentId ? payment : undefined;
-  });
+  }, WAIT_MS);
 }
 
 /** The local provider's signed webhook for a payment, as the provider would send it. */
@@ -396,7 +389,7 @@ describe('recurring billing through the local provider', () => {
     const ended = await waitFor('the subscription ended', async () => {
       const row = await subscriptionRow(sub.id);
       return row.status === 'ended' ? row : undefined;
-    });
+    }, WAIT_MS);
     expect(ended.endedAt).toEqual(new Date(after.cancelAt));
     expect(await temporal.workflow.getHandle(`subscription-${sub.id}-end`).result()).toEqual({ status: 'ended' });
     expect(await scheduleState(sub.id)).toBe('deleted');
