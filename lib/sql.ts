@@ -57,7 +57,7 @@ function unreachable(error: unknown): unknown {
 }
 
 /** SQLSTATEs of a server shutting down, starting up or recovering, and connection exceptions (class 08). */
-const PG_UNAVAILABLE = /^(57P0[1-3]|08...)$/;
+export const PG_UNAVAILABLE = /^(57P0[1-3]|08...)$/;
 
 /**
  * Whether `error` (from this pool or node-postgres) says PostgreSQL is unreachable or restarting,

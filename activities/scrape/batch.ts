@@ -8,10 +8,9 @@
  * through a local activity per scrape with the scrape's own Temporal retry policy.
  */
 import { Context } from '@temporalio/activity';
-import { isRefunded, refundCredit } from '../../lib/credit';
-import { type FirstAttemptOutcome, type ScrapeActivityOutput, type ScrapeJob, scrapeCreditKeys } from '../../workflows/definitions';
+import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
 import type { HttpEngine } from './http';
-import { type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+import { type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, refundRun, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
   return { runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } };
@@ -56,10 +55,7 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { httpEng
       await Promise.all(
         input.runIds.map(async (runId) => {
           if (!(await deps.runs.cancel(runId, { code: 'CANCELLED', message: 'the run was cancelled' }))) return;
-          const debitKey = scrapeCreditKeys.debit(runId);
-          const refund = await refundCredit(deps.sql, { debitKey });
-          if (refund.applied) deps.metrics.creditsRefunded.inc();
-          if (refund.applied || (await isRefunded(deps.sql, debitKey))) await deps.runs.markRefunded(runId);
+          if (await refundRun(deps, runId)) await deps.runs.markRefunded(runId);
           const [run] = await deps.runs.finished([runId]);
           if (run) deps.runEvents?.finished(run);
         }),

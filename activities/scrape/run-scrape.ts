@@ -174,16 +174,23 @@ export interface FailedScrape {
 }
 
 /**
+ * Gives a run's debit back (once: the refund is keyed by the debit; no debit, nothing to refund).
+ * True when the run's credit is back, by this call or an earlier one: a retry after its refund
+ * committed (a crash before the run was recorded) still reports it refunded.
+ */
+export async function refundRun(deps: ScrapeActivityDeps, runId: string): Promise<boolean> {
+  const debitKey = scrapeCreditKeys.debit(runId);
+  const refund = await refundCredit(deps.sql, { debitKey });
+  if (refund.applied) deps.metrics.creditsRefunded.inc();
+  return refund.applied || (await isRefunded(deps.sql, debitKey));
+}
+
+/**
  * Every attempt of a scrape failed: its credit goes back (once: the refund is keyed by the debit;
  * no debit, nothing to refund) and the run is recorded failed, saying whether it was refunded.
  */
 export async function settleFailedScrape(deps: ScrapeActivityDeps, failed: FailedScrape): Promise<void> {
-  const debitKey = scrapeCreditKeys.debit(failed.runId);
-  const refund = await refundCredit(deps.sql, { debitKey });
-  if (refund.applied) deps.metrics.creditsRefunded.inc();
-  // A retry of this activity after its refund committed (a crash before the run was recorded)
-  // finds the refund done: the record still says refunded.
-  const refunded = refund.applied || (await isRefunded(deps.sql, debitKey));
+  const refunded = await refundRun(deps, failed.runId);
   const run = await deps.runs.fail(failed.runId, { code: failed.code, message: failed.message, refunded });
   if (run) deps.runEvents?.finished(run);
 }

@@ -17,7 +17,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Auth } from '../../lib/auth';
 import type { ApiKeyVerifier } from '../api-key-cache';
 import { AppError } from '../../lib/errors';
-import { isDatabaseUnavailable } from '../../lib/sql';
+import { PG_UNAVAILABLE, isDatabaseUnavailable } from '../../lib/sql';
 
 export type Dependency = 'database' | 'temporal';
 
@@ -27,8 +27,6 @@ export const DEPENDENCY_LABEL: Record<Dependency, string> = { database: 'Postgre
 const PRISMA_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** Driver-adapter error kinds with the same meaning. */
 const ADAPTER_UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseDoesNotExist']);
-/** SQLSTATEs of a server shutting down, starting up or recovering, and connection exceptions (class 08). */
-const PG_UNAVAILABLE = /^(57P0[1-3]|08...)$/;
 /** gRPC UNAVAILABLE (14): the Temporal frontend cannot be reached. */
 const GRPC_UNAVAILABLE = 14;
 
