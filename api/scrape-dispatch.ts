@@ -82,6 +82,9 @@ interface KeyState {
   linger?: NodeJS.Timeout;
 }
 
+/** Requests that may share a workflow execution: one account, one mode, one target host. */
+const batchKey = (job: ScrapeJob) => `${job.userId}|${job.request.mode}|${new URL(job.request.url).hostname}`;
+
 /** A batch's input stays far below Temporal's 2 MB payload limit (a request alone may be up to 1 MiB). */
 const MAX_BATCH_BYTES = 256 * 1024;
 
@@ -167,7 +170,7 @@ export function createScrapeDispatcher(deps: {
       flush(state);
       return batch;
     }
-    const key = `${job.userId}|${job.request.mode}|${new URL(job.request.url).hostname}`;
+    const key = batchKey(job);
     let state = states.get(key);
     if (!state) {
       state = { open: [], starting: false, inFlight: 0 };
@@ -206,7 +209,7 @@ export function createScrapeDispatcher(deps: {
 
   function release(job: ScrapeJob, options: DispatchOptions): void {
     if (options.workflowId || settings.maxBatch <= 1) return;
-    const key = `${job.userId}|${job.request.mode}|${new URL(job.request.url).hostname}`;
+    const key = batchKey(job);
     const state = states.get(key);
     if (!state) return;
     state.inFlight--;
