@@ -12,7 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import { createAccount, setBalance } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
-import { runBench, startBenchServices } from './services';
+import { drive, runBench, startBenchServices } from './services';
 
 const total = Number(process.env.TRACE_REQUESTS ?? '40');
 
@@ -103,19 +103,11 @@ async function main(): Promise<void> {
     const concurrency = Number(process.env.TRACE_CONCURRENCY ?? '8');
     const loadTotal = 200;
     const cpuBefore = cpuByRole();
-    let sent = 0;
-    const loadStart = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (sent < loadTotal) {
-          sent++;
-          const res = await fetch(`${stack!.baseUrl}/webhook/unblocker`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body });
-          if (res.status !== 200) throw new Error(`API answered ${res.status}`);
-          await res.arrayBuffer();
-        }
-      }),
-    );
-    const loadSeconds = (performance.now() - loadStart) / 1000;
+    const { seconds: loadSeconds } = await drive(loadTotal, concurrency, async () => {
+      const res = await fetch(`${stack!.baseUrl}/webhook/unblocker`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body });
+      if (res.status !== 200) throw new Error(`API answered ${res.status}`);
+      await res.arrayBuffer();
+    });
     const cpuAfter = cpuByRole();
     console.log(`${loadTotal} scrapes at concurrency ${concurrency}: ${(loadTotal / loadSeconds).toFixed(1)} req/s; CPU ms per request by process:`);
     for (const [role, cpu] of cpuAfter) console.log(`  ${role}: ${(((cpu - (cpuBefore.get(role) ?? 0)) * 1000) / loadTotal).toFixed(1)}`);
