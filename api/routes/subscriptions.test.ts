@@ -98,6 +98,18 @@ async function subscriptionRow(id: string) {
   return (await sql<{ status: string; endedAt: Date | null; planId: string }>(stack.databaseUrl, `SELECT status::text AS status, "endedAt", "planId" FROM subscription WHERE id = $1`, [id]))[0]!;
 }
 
+/** The subscription's row once it has ended (its end workflow runs at cancelAt). */
+function endedRow(id: string) {
+  return waitFor(
+    'the subscription ended',
+    async () => {
+      const row = await subscriptionRow(id);
+      return row.status === 'ended' ? row : undefined;
+    },
+    WAIT_MS,
+  );
+}
+
 /**
  * Waits until no refill workflow started by the schedule is still running. A cancelled
  * subscription's schedule is deleted when it ends (at cancelAt, by its end workflow), possibly
@@ -175,10 +187,7 @@ describe('refills by the Temporal Schedule', () => {
     expect(amounts.every((a) => a.amount === 7)).toBe(true);
     // The subscription ends at cancelAt by itself (the end workflow a cancel starts), before anyone
     // reads it: wait for the row, not for the clock.
-    const ended = await waitFor('the subscription ended', async () => {
-      const row = await subscriptionRow(sub.id);
-      return row.status === 'ended' ? row : undefined;
-    }, WAIT_MS);
+    const ended = await endedRow(sub.id);
     expect(ended.endedAt).toEqual(new Date(after.cancelAt));
     expect(await temporal.workflow.getHandle(`subscription-${sub.id}-end`).result()).toEqual({ status: 'ended' });
     const current = await api('GET', '/api/subscriptions', session(account));
@@ -386,10 +395,7 @@ describe('recurring billing through the local provider', () => {
     await waitForNoRunningRefill(sub.id);
 
     // Ended by the end workflow at cancelAt, without anyone reading the subscription.
-    const ended = await waitFor('the subscription ended', async () => {
-      const row = await subscriptionRow(sub.id);
-      return row.status === 'ended' ? row : undefined;
-    }, WAIT_MS);
+    const ended = await endedRow(sub.id);
     expect(ended.endedAt).toEqual(new Date(after.cancelAt));
     expect(await temporal.workflow.getHandle(`subscription-${sub.id}-end`).result()).toEqual({ status: 'ended' });
     expect(await scheduleState(sub.id)).toBe('deleted');
