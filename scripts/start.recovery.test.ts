@@ -118,7 +118,10 @@ function startLoad(baseUrl: string, apiKey: string, fixtureUrl: string, phase: (
         // As a client honouring Retry-After would, though sooner: keep the gap short, not the log long.
         if (res.status === 503) await new Promise((r) => setTimeout(r, 100));
       } catch {
-        answers.push({ phase: currentPhase, status: 'refused' });
+        // Counted in the phase in which the connection failed, not the one it was sent in: a request
+        // sent just before the API's phase began may still be in flight (a loaded machine) when the
+        // API is killed, and it is that kill which cuts it.
+        answers.push({ phase: phase(), status: 'refused' });
         // The API is down: pace the retries instead of spinning on refused connections.
         await new Promise((r) => setTimeout(r, 100));
       }
