@@ -11,9 +11,10 @@
  * debit, retries, refund and outcome; the workflow id is `scrape-<first run id>` and the search
  * attribute ScrapeRunIds lists every run, so each is found in the Temporal UI by its id.
  *
- * The start asks for an eager start when this process's worker runs: the server hands the first
- * workflow task straight back, so the batch runs here with no task-queue round trip, and its
- * activities tell the waiting requests in-process (api/run-waiters.ts).
+ * An http batch asks for an eager start when this process's worker runs: the server hands the
+ * first workflow task straight back, so the batch runs here with no task-queue round trip, and its
+ * activities tell the waiting requests in-process (api/run-waiters.ts). A browser batch starts on
+ * the browser queue: the browser worker runs it and renders its pages as local activities.
  */
 import type { Client } from '@temporalio/client';
 import { type SearchAttributePair, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
@@ -125,14 +126,17 @@ export function createScrapeDispatcher(deps: {
         { key: SEARCH_ATTRIBUTE_KEYS.scrapeRunIds, value: batch.jobs.map((job) => job.runId) },
       ];
       if (batch.options.templateId) attributes.push({ key: SEARCH_ATTRIBUTE_KEYS.templateId, value: batch.options.templateId });
-      const input: ScrapeBatchWorkflowInput = { scrapes: batch.jobs, browserQueue: deps.queues.browser };
+      // A browser batch runs where the pages are rendered (its renders are local activities there);
+      // an http batch on the sync queue, eagerly in this process when its worker runs.
+      const browser = request.mode === 'browser';
+      const input: ScrapeBatchWorkflowInput = { scrapes: batch.jobs, browserQueue: deps.queues.browser, ...(browser ? { renderLocally: true } : {}) };
       await client.workflow.start('scrapeBatchWorkflow', {
-        taskQueue: deps.queues.sync,
+        taskQueue: browser ? deps.queues.browser : deps.queues.sync,
         workflowId: batch.workflowId,
         args: [input],
         memo: { accountId: userId, runs: batch.jobs.map((job) => ({ id: job.runId, url: job.request.url })), ...batch.options.memo },
         typedSearchAttributes: attributes,
-        requestEagerStart: deps.temporal.eagerStartAvailable(),
+        requestEagerStart: !browser && deps.temporal.eagerStartAvailable(),
       });
     } catch (error) {
       // Never leave a run half-recorded: it did not start, nothing was debited.

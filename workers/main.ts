@@ -36,9 +36,9 @@ export async function runWorkers(config: Config): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   const workers: Worker[] = [];
+  // One bundle of the workflow code for every worker, built once per version (lib/workflow-bundle.ts).
+  const workflowBundle = await loadWorkflowBundle(config.dataDir);
   if (config.WORKER_QUEUES !== 'browser') {
-    // One bundle of the workflow code for both workers, built once per version (lib/workflow-bundle.ts).
-    const workflowBundle = await loadWorkflowBundle(config.dataDir);
     const activities = createActivities(deps);
     // The main queue: flows, subscriptions, diagnostics, and the activities they call.
     workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.main, workflowBundle, activities }));
@@ -52,9 +52,13 @@ export async function runWorkers(config: Config): Promise<void> {
         connection,
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: queues.browser,
+        // Browser batches run here, their renders as local activities (workflows/scrape.workflow.ts);
+        // flow nodes' renders come as regular activities.
+        workflowBundle,
         activities: createBrowserActivities({ ...deps, browserPool: deps.browserPool }),
         // Pages at once are capped by the pool; more slots would only queue inside it.
         maxConcurrentActivityTaskExecutions: config.BROWSER_CONCURRENCY * 2,
+        maxConcurrentLocalActivityExecutions: config.BROWSER_CONCURRENCY * 2,
       }),
     );
   }

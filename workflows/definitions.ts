@@ -133,8 +133,14 @@ export interface ScrapeJob {
  */
 export interface ScrapeBatchWorkflowInput {
   scrapes: ScrapeJob[];
-  /** Task queue of browser-mode activities (the workflow runs on the sync queue). */
+  /** Task queue of browser-mode activities (an http batch runs on the sync queue). */
   browserQueue: string;
+  /**
+   * true: the batch runs on the browser queue itself and renders its pages as local activities
+   * of the browser worker (no activity task round trip). Absent on batches started before, which
+   * schedule the render on `browserQueue` as a regular activity (and replay that way).
+   */
+  renderLocally?: boolean;
 }
 
 export interface ScrapeBatchWorkflowOutput {

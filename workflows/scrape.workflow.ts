@@ -184,7 +184,8 @@ function laterAttemptsRetry(job: ScrapeJob) {
  * + 1 within 50 s), refund when every attempt failed, and outcome, recorded in PostgreSQL by the
  * activities (the API answers from there, or is told in-process). http: attempt 1 of every scrape
  * is one local activity; attempts 2… are a local activity per scrape with its retry policy.
- * browser: one activity per scrape on the browser queue, which debits and records itself.
+ * browser: the batch runs on the browser queue, one local activity per scrape (retried per
+ * retry_count) that debits and records itself.
  */
 export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Promise<ScrapeBatchWorkflowOutput> {
   const startedAt = Date.now();
@@ -234,21 +235,27 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
     await Promise.all([settle(finalFailures), ...retries]);
   };
 
+  const renderPage = (job: ScrapeJob) => {
+    const options = {
+      scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
+      retry: {
+        maximumAttempts: job.request.options.retry_count + 1,
+        initialInterval: SCRAPE_RETRY.initialIntervalMs,
+        backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
+        maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
+        nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
+      },
+    };
+    // On the browser queue, the page is rendered by this worker's pool inside the workflow task
+    // (a worker crash shows as the task timing out; a cancel arrives with the next task heartbeat).
+    if (input.renderLocally) return proxyLocalActivities<BrowserActivities>(options).renderPage;
+    // Heartbeats carry cancellation to the engine and notice a crashed worker quickly.
+    return proxyActivities<BrowserActivities>({ ...options, taskQueue: input.browserQueue, heartbeatTimeout: '10 seconds' }).renderPage;
+  };
+
   const runBrowser = async (job: ScrapeJob) => {
     try {
-      await proxyActivities<BrowserActivities>({
-        taskQueue: input.browserQueue,
-        scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
-        // Heartbeats carry cancellation to the engine and notice a crashed worker quickly.
-        heartbeatTimeout: '10 seconds',
-        retry: {
-          maximumAttempts: job.request.options.retry_count + 1,
-          initialInterval: SCRAPE_RETRY.initialIntervalMs,
-          backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
-          maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
-          nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
-        },
-      }).renderPage({ runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } });
+      await renderPage(job)({ runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } });
       succeeded++;
     } catch (error) {
       if (isCancellation(error)) throw error;

@@ -63,9 +63,14 @@ async function until(condition: () => boolean, what = 'condition', ms = 30_000):
   }
 }
 
+/** Waits until every slot is free: a scrape answers before its context has closed. */
+async function slotsFreed(p: BrowserPool): Promise<void> {
+  await until(() => p.stats().contextsInUse === 0 && p.stats().queueLength === 0, 'every slot free');
+}
+
 /** Waits until the pool is idle with its spares ready, then checks that no context is open beyond them. */
 async function expectIdleWithSpares(p: BrowserPool, spares = 2): Promise<void> {
-  await until(() => p.stats().spareContexts === spares && p.stats().openContexts === spares, `${spares} spares and nothing else open`);
+  await until(() => p.stats().spareContexts === spares && p.stats().openContexts === spares && p.stats().contextsInUse === 0, `${spares} spares and nothing else open`);
   expect(p.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, openContexts: spares, spareContexts: spares });
 }
 
@@ -100,7 +105,7 @@ describe('browser pool (real Chromium)', () => {
   it('wait_for that never appears fails with SCRAPE_FAILED within the timeout', async () => {
     const err = await appErrorOf(pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#never' }, { timeoutMs: 1500 }));
     expect(err.code).toBe('SCRAPE_FAILED');
-    expect(pool.stats().contextsInUse).toBe(0);
+    await slotsFreed(pool);
   });
 
   it('capture_network records the page requests, with the /api/data JSON body', async () => {
@@ -266,7 +271,8 @@ describe('browser pool (real Chromium)', () => {
       const res = await pool.scrape({ url: `${fx.url}/page/${i}`, selectors: ['h1'] }, { timeoutMs: 20_000 });
       expect(res.data![0]!.results[0]!.text).toBe(`Page ${i}`);
     }
-    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0, launched: true });
+    await slotsFreed(pool);
+    expect(pool.stats()).toMatchObject({ launched: true });
     // Open contexts come back to the pre-warmed spares, none beyond.
     await expectIdleWithSpares(pool);
   });
@@ -280,7 +286,7 @@ describe('browser pool (real Chromium)', () => {
     const results = await Promise.all(slow);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await failing).toBeInstanceOf(AppError);
-    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0 });
+    await slotsFreed(pool);
     await expectIdleWithSpares(pool);
   });
 
@@ -294,7 +300,7 @@ describe('browser pool (real Chromium)', () => {
     controller.abort(reason);
     const settled = await Promise.allSettled([running, ...queued]);
     expect(settled).toEqual(settled.map(() => ({ status: 'rejected', reason })));
-    expect(pool.stats()).toMatchObject({ contextsInUse: 0, queueLength: 0 });
+    await slotsFreed(pool);
     await expectIdleWithSpares(pool);
   });
 
@@ -309,7 +315,8 @@ describe('browser pool (real Chromium)', () => {
     expect(pool.stats().launched).toBe(false);
     const res = await pool.scrape({ url: `${fx.url}/page/2`, selectors: ['h1'] }, { timeoutMs: 30_000 });
     expect(res.data![0]!.results[0]!.text).toBe('Page 2');
-    expect(pool.stats()).toMatchObject({ launched: true, launches: before + 1, contextsInUse: 0 });
+    expect(pool.stats()).toMatchObject({ launched: true, launches: before + 1 });
+    await slotsFreed(pool);
     // Pre-warming recovered on the new Chromium.
     await expectIdleWithSpares(pool);
     const hits = pool.stats().spareHits;
@@ -439,6 +446,7 @@ describe('browser pool lifecycle: recycling and close (own pools)', () => {
   it('spareContexts: 0 turns pre-warming off (a context per scrape, on demand)', async () => {
     own = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, spareContexts: 0 });
     for (const i of [1, 2]) await own.scrape({ url: `${fx.url}/page/${i}` }, { timeoutMs: 30_000 });
+    await slotsFreed(own);
     expect(own.stats()).toMatchObject({ spareContexts: 0, openContexts: 0, spareHits: 0, spareMisses: 2 });
   });
 });
@@ -454,7 +462,7 @@ describe('browser pool with allowPrivateTargets=false (egress guard)', () => {
     strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false });
     expect(await appErrorOf(strict.scrape({ url: `${fx.url}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET', status: 403 });
     expect(await appErrorOf(strict.scrape({ url: `http://localhost:${fx.port}/page/1` }, { timeoutMs: 20_000 }))).toMatchObject({ code: 'PRIVATE_TARGET' });
-    expect(strict.stats().contextsInUse).toBe(0);
+    await slotsFreed(strict);
   });
 
   it('a name that does not resolve fails the scrape saying so (not Chromium\'s ERR_BLOCKED_BY_CLIENT)', async () => {
@@ -462,7 +470,7 @@ describe('browser pool with allowPrivateTargets=false (egress guard)', () => {
     const err = await appErrorOf(strict.scrape({ url: 'http://no-such-host.invalid/page' }, { timeoutMs: 20_000 }));
     expect(err).toMatchObject({ code: 'SCRAPE_FAILED' });
     expect(err.message).toMatch(/^cannot resolve no-such-host\.invalid: /);
-    expect(strict.stats().contextsInUse).toBe(0);
+    await slotsFreed(strict);
   });
 
   it('blocks a redirect hop to a private address and private subresources (the proxy enforces it)', async () => {

@@ -109,7 +109,7 @@ export type BrowserPoolEvent =
   | { type: 'prewarm_failed'; error: string };
 
 export interface BrowserPoolStats {
-  /** Scrapes currently holding a slot (each owns one BrowserContext). */
+  /** Slots held: scrapes under way, and scrapes answered whose context is still closing (each owns one BrowserContext). */
   contextsInUse: number;
   /** Scrapes waiting for a slot. */
   queueLength: number;
@@ -180,6 +180,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let recycles = 0;
   let spareHits = 0;
   let spareMisses = 0;
+  /** Scrapes answered whose context is still closing (their slots are still held). */
+  const releasing = new Set<Promise<void>>();
 
   // ------------------------------------------------------------------ Chromium lifecycle
 
@@ -313,10 +315,13 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     if (slots.queued === 0) spares.fill(c);
   }
 
-  /** A spare when the request allows it (the first may still be under way), else a new context. */
+  /**
+   * A spare when the request allows it (the first may still be under way), else a new context.
+   * The spare is replaced when this scrape is done, not now: preparing one (a renderer process
+   * starting, ~100 ms of Chromium's CPU) while this scrape's page loads would slow that page.
+   */
   async function takeContext(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext> {
     const spare = headers.customUserAgent === undefined ? spares.take(owner) : null;
-    if (spare) refill(owner);
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
@@ -404,9 +409,20 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       throw mapError(err, call.signal, timeout, timeoutMs);
     } finally {
       signal.removeEventListener('abort', onAbort);
+      // The answer does not wait for the context to close (~10 ms of Chromium's work); the slot does,
+      // so pages open at once never exceed maxConcurrency.
+      const done = release(owner, prepared, pending).finally(() => releasing.delete(done));
+      releasing.add(done);
+    }
+  }
+
+  /** After a scrape: closes its context, then frees its slot and tops the spares up. */
+  async function release(owner: Chromium | undefined, prepared: PreparedContext | undefined, pending: Promise<PreparedContext> | undefined): Promise<void> {
+    try {
       // An abort may have won the race against the context's preparation: it still has to be closed.
       prepared ??= pending ? await settleWithin(pending, 10_000) : undefined;
       if (prepared) await closeContext(prepared.context);
+    } finally {
       if (owner) finished(owner);
       slots.release();
       if (inService(current)) refill(current);
@@ -437,6 +453,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     },
     async close() {
       closed = true;
+      await Promise.all(releasing);
       slots.close(unavailable());
       spares.close();
       const last = await launching?.catch(() => null);
