@@ -8,7 +8,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { parseScrapeRequest, scrapeCost } from '../api/schemas/scrape';
 import { flowRunCreditsByNode, scrapeRunCredits } from '../lib/credit';
 import { type Database, toJsonColumn } from '../lib/db';
-import { AppError } from '../lib/errors';
+import { AppError, ERRORS } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { notify } from '../lib/notifications';
 import {
@@ -19,7 +19,6 @@ import {
   type FlowScrapeInput,
   type FlowScrapeOutput,
   type ForeachSummary,
-  NON_RETRYABLE_SCRAPE_ERRORS,
   type ScrapeRequestPayload,
 } from '../workflows/definitions';
 import type { Blacklist } from './scrape/blacklist';
@@ -198,7 +197,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
       } catch (error) {
         if (error instanceof ApplicationFailure) throw error;
         if (error instanceof AppError) {
-          const final = (NON_RETRYABLE_SCRAPE_ERRORS as readonly string[]).includes(error.code);
+          const final = !ERRORS[error.code].retryable;
           throw ApplicationFailure.create({ type: error.code, message: String(error.message), nonRetryable: final });
         }
         throw error;

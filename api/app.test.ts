@@ -32,7 +32,7 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await res.json()).toEqual({ statusCode: 404, message: 'Cannot GET /no/such/route', error: 'Not Found' });
+    expect(await res.json()).toEqual({ statusCode: 404, message: 'Cannot GET /no/such/route', error: 'Not Found', code: 'NOT_FOUND' });
   });
 
   it('keeps a safe incoming request id', async () => {
@@ -45,18 +45,18 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
   it('answers malformed JSON with 400 and an oversized body with 413, both as JSON', async () => {
     const malformed = await fetch(`${stack.baseUrl}/diagnostics/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message": ' });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ statusCode: 400, message: 'Malformed JSON in request body', error: 'Bad Request' });
+    expect(await malformed.json()).toEqual({ statusCode: 400, message: 'Malformed JSON in request body', error: 'Bad Request', code: 'MALFORMED_JSON' });
 
     const big = JSON.stringify({ message: 'x'.repeat(1024 * 1024 + 10) });
     const tooLarge = await fetch(`${stack.baseUrl}/diagnostics/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.json()).toEqual({ statusCode: 413, message: 'Request body is larger than 1 MiB', error: 'Payload Too Large' });
+    expect(await tooLarge.json()).toEqual({ statusCode: 413, message: 'Request body is larger than 1 MiB', error: 'Payload Too Large', code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('validates a body with 400 naming the field', async () => {
     const res = await fetch(`${stack.baseUrl}/diagnostics/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delayMs: -5 }) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ statusCode: 400, message: 'delayMs must be at least 0', error: 'Bad Request' });
+    expect(await res.json()).toEqual({ statusCode: 400, message: 'delayMs must be at least 0', error: 'Bad Request', code: 'BAD_REQUEST' });
   });
 
   it('runs a workflow through a worker end to end', async () => {

@@ -17,10 +17,6 @@ import { type ScrapeRequest, scrapeCost } from './schemas/scrape';
 /** What a run body reads of a run: the row (GET /webhook/runs/:id) or the in-process outcome. */
 export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs'>;
 
-/** Status of a failed run's answer: its error code's status; an unknown code is a failed scrape (502). */
-function failureStatus(code: string): number {
-  return isErrorCode(code) ? ERROR_STATUS[code] : ERROR_STATUS.SCRAPE_FAILED;
-}
 
 /** The body of a finished run, as POST /webhook/unblocker answers and GET /webhook/runs/:id shows. */
 export function runBody(run: RunLike, remaining: number) {
@@ -44,8 +40,9 @@ export function runBody(run: RunLike, remaining: number) {
 
 export function failedRunBody(run: RunLike) {
   const error = (run.error ?? { code: 'SCRAPE_FAILED', message: 'the scrape failed' }) as { code: string; message: string; refunded?: boolean };
-  const status = failureStatus(error.code);
-  return { status, body: errorBody(status, error.message, { id: run.id, code: error.code, attempts: run.attempts, refunded: error.refunded ?? false }) };
+  // A code the table does not know (none is written today) answers as a failed scrape (502).
+  const code = isErrorCode(error.code) ? error.code : 'SCRAPE_FAILED';
+  return { status: ERROR_STATUS[code], body: errorBody(code, error.message, { id: run.id, attempts: run.attempts, refunded: error.refunded ?? false }) };
 }
 
 /** Checks what can be refused before any work: blacklist, scheme, private targets (403/400). */

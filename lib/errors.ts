@@ -1,43 +1,68 @@
 /**
- * Stable error codes shared by API bodies, logs and Temporal `ApplicationFailure.type`.
- * One table maps each code to its HTTP status; nothing else decides a status.
+ * The error table: every stable code the service, its activities and its workflows use, with the
+ * HTTP status it answers, whether trying the same thing again can succeed, and what it means.
+ * Codes appear in API bodies (`code`), logs, run and node records, and as Temporal
+ * `ApplicationFailure.type`; nothing else decides a status, and the workflows' lists of
+ * non-retryable failure types are derived from here (NON_RETRYABLE_CODES).
  * This module is client-safe: workflows may import it (no Node built-ins).
  */
-export const ERROR_STATUS = {
-  BAD_REQUEST: 400,
-  INVALID_URL: 400,
-  INVALID_SELECTOR: 400,
-  MALFORMED_JSON: 400,
-  UNAUTHORIZED: 401,
-  INSUFFICIENT_CREDIT: 402,
-  FORBIDDEN: 403,
-  BLACKLISTED: 403,
-  PRIVATE_TARGET: 403,
-  NOT_FOUND: 404,
-  /** An idempotency key was reused for a different operation (a caller bug, not a replay). */
-  IDEMPOTENCY_CONFLICT: 409,
-  /** The resource's state does not allow the operation (a second live subscription, cancelling a finished run). */
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  VALIDATION_FAILED: 422,
-  INTERNAL: 500,
-  /** The target could not be fetched (network error, timeout, too large): the scrape failed. */
-  SCRAPE_FAILED: 502,
-  /** The target answered 5xx or 429 on every attempt. */
-  TARGET_ERROR: 502,
-  /** The target's response (after decompression) exceeded the engine's size cap; not retryable. */
-  RESPONSE_TOO_LARGE: 502,
-  BROWSER_UNAVAILABLE: 503,
-  /** PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
-  DEPENDENCY_UNAVAILABLE: 503,
-  /** The payment provider refused or could not be reached when creating a checkout. */
-  PAYMENT_PROVIDER_ERROR: 502,
-  /** Payments are switched off (PAYMENT_PROVIDER=none). */
-  PAYMENTS_UNAVAILABLE: 503,
-  TIMEOUT: 504,
-} as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export interface ErrorSpec {
+  status: number;
+  /**
+   * Whether the same request (or activity) may succeed if tried again unchanged: Temporal retries
+   * only retryable failures, and a client may retry them (the spec's policy: 5xx, 2 s, 4 s, 8 s).
+   */
+  retryable: boolean;
+  description: string;
+}
+
+export const ERRORS = {
+  BAD_REQUEST: { status: 400, retryable: false, description: 'A required field is missing or a rule is broken.' },
+  INVALID_URL: { status: 400, retryable: false, description: 'The target URL is not an absolute http(s) URL.' },
+  INVALID_SELECTOR: { status: 400, retryable: false, description: 'A CSS selector does not parse.' },
+  MALFORMED_JSON: { status: 400, retryable: false, description: 'The request body is not valid JSON.' },
+  UNAUTHORIZED: { status: 401, retryable: false, description: 'No valid API key or session (missing, unknown, revoked or expired).' },
+  INSUFFICIENT_CREDIT: { status: 402, retryable: false, description: 'The balance cannot pay for the operation.' },
+  FORBIDDEN: { status: 403, retryable: false, description: 'The resource belongs to another account, or the request came from a refused origin.' },
+  INVALID_ORIGIN: { status: 403, retryable: false, description: 'A browser request from an origin that is not trusted (cross-site).' },
+  BLACKLISTED: { status: 403, retryable: false, description: 'The target host is blacklisted.' },
+  PRIVATE_TARGET: { status: 403, retryable: false, description: 'The target resolves to a private, loopback or link-local address.' },
+  NOT_FOUND: { status: 404, retryable: false, description: 'No resource with that id (or the route does not exist).' },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The path exists but not with this method.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, description: 'An idempotency key was reused for a different operation.' },
+  CONFLICT: { status: 409, retryable: false, description: 'The resource is in a state that does not allow the operation (e.g. cancelling a finished run).' },
+  CANCELLED: { status: 409, retryable: false, description: 'The run was cancelled (by its owner or an operator).' },
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than 1 MiB.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, description: 'The request body\'s charset or encoding is not supported.' },
+  VALIDATION_FAILED: { status: 422, retryable: false, description: 'Validation failed; `message` lists every failed item.' },
+  PLACEHOLDER: { status: 422, retryable: false, description: 'A flow node\'s `{{…}}` placeholder names no output, or its value does not fit.' },
+  NOT_A_LIST: { status: 422, retryable: false, description: 'A foreach node\'s `from` did not resolve to a list.' },
+  RATE_LIMITED: { status: 429, retryable: true, description: 'Too many requests for the account or key; retry after `Retry-After` seconds.' },
+  INTERNAL: { status: 500, retryable: true, description: 'Unexpected server error (the details are in the service\'s log only).' },
+  SCRAPE_FAILED: { status: 502, retryable: true, description: 'The target could not be fetched or rendered (network error, navigation error, crash).' },
+  TARGET_ERROR: { status: 502, retryable: true, description: 'The target answered 5xx or 429 on every attempt.' },
+  RESPONSE_TOO_LARGE: { status: 502, retryable: false, description: 'The target\'s response, decompressed, exceeded the engine\'s size cap.' },
+  WEBHOOK_REJECTED: { status: 502, retryable: false, description: 'A flow\'s webhook endpoint refused the delivery (4xx).' },
+  ALL_ITEMS_FAILED: { status: 502, retryable: false, description: 'Every item of a foreach node failed.' },
+  NODE_FAILED: { status: 502, retryable: false, description: 'A flow run ended with failed nodes (listed in the message).' },
+  PAYMENT_PROVIDER_ERROR: { status: 502, retryable: true, description: 'The payment provider refused or could not be reached.' },
+  BROWSER_UNAVAILABLE: { status: 503, retryable: true, description: 'Chromium cannot be launched, or its pool is closed or full.' },
+  DEPENDENCY_UNAVAILABLE: { status: 503, retryable: true, description: 'PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.' },
+  PAYMENTS_UNAVAILABLE: { status: 503, retryable: false, description: 'Payments are switched off (PAYMENT_PROVIDER=none).' },
+  NOT_READY: { status: 503, retryable: true, description: 'The service is starting or degraded (readiness check).' },
+  TIMEOUT: { status: 504, retryable: true, description: 'The work did not finish within the time limit (50 s for a synchronous call); the run id is in the body.' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** Each code's HTTP status. */
+export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status])) as { readonly [C in ErrorCode]: (typeof ERRORS)[C]['status'] };
+
+/** Failure types Temporal must not retry: every code a retry cannot fix. */
+export const NON_RETRYABLE_CODES: readonly ErrorCode[] = ERROR_CODES.filter((code) => !ERRORS[code].retryable);
 
 /** HTTP reason phrases used as the `error` field of the standard body. */
 export const STATUS_NAME: Record<number, string> = {
@@ -49,18 +74,21 @@ export const STATUS_NAME: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
 
-/** The spec's standard body; `message` is a string[] only for 422. */
+/** The spec's standard body plus our `code`; `message` is a string[] only for 422. */
 export interface ErrorBody {
   statusCode: number;
   message: string | string[];
   error: string;
+  code: ErrorCode;
   /** Extra machine-readable fields, e.g. `id` of a run that timed out. */
   [extra: string]: unknown;
 }
@@ -80,19 +108,16 @@ export class AppError extends Error {
   readonly messages: string | string[];
 
   toBody(): ErrorBody {
-    return errorBody(this.status, this.messages, this.extra);
+    return errorBody(this.code, this.messages, this.extra);
   }
 }
 
-export function errorBody(status: number, message: string | string[], extra: Record<string, unknown> = {}): ErrorBody {
-  return { statusCode: status, message, error: STATUS_NAME[status] ?? 'Error', ...extra };
-}
-
-/** 422 with every failed item listed. */
-export function validationError(messages: string[]): AppError {
-  return new AppError('VALIDATION_FAILED', messages);
+/** The standard error body of `code`, its status from the table. */
+export function errorBody(code: ErrorCode, message: string | string[], extra: Record<string, unknown> = {}): ErrorBody {
+  const status = ERROR_STATUS[code];
+  return { statusCode: status, message, error: STATUS_NAME[status] ?? 'Error', code, ...extra };
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in ERROR_STATUS;
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
 }

@@ -6,6 +6,7 @@ import http from 'node:http';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, createBrowserActivities } from '../activities';
 import { loadConfig, type Config } from '../lib/config';
+import { errorBody } from '../lib/errors';
 import { runMigrations } from '../lib/migrate';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
 import { loadWorkflowBundle } from '../lib/workflow-bundle';
@@ -25,7 +26,7 @@ export async function runWorkers(config: Config): Promise<void> {
     ? http
         .createServer((req, res) => {
           if (req.url !== '/metrics') {
-            res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 404, message: 'Not Found', error: 'Not Found' }));
+            res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('NOT_FOUND', 'Not Found')));
             return;
           }
           void metrics.registry.metrics().then((body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body));

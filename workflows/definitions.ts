@@ -88,17 +88,6 @@ export interface ScrapeActivityOutput {
   elapsedMs: number;
 }
 
-/** Failure types a retry cannot fix: raised as non-retryable ApplicationFailures. */
-export const NON_RETRYABLE_SCRAPE_ERRORS = [
-  'BAD_REQUEST',
-  'INVALID_URL',
-  'INVALID_SELECTOR',
-  'BLACKLISTED',
-  'PRIVATE_TARGET',
-  'RESPONSE_TOO_LARGE',
-  'INSUFFICIENT_CREDIT',
-] as const;
-
 /** The whole scrape, every retry included (DESIGN.md: schedule-to-close 50 s). */
 export const SCRAPE_SCHEDULE_TO_CLOSE_MS = 50_000;
 

@@ -27,6 +27,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { NON_RETRYABLE_CODES } from '../lib/errors';
 import {
   FOREACH_ITEMS_PER_EXECUTION,
   MAX_REPORTED_ITEM_FAILURES,
@@ -57,7 +58,7 @@ const bookkeeping = proxyActivities<Activities>({
 /** Preparing a scrape validates its rendered request: an invalid one is final, not retried. */
 const prepare = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: ['BAD_REQUEST', 'INVALID_SELECTOR', 'INVALID_URL'] },
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] },
 });
 
 const webhook = proxyActivities<Activities>({
@@ -66,7 +67,7 @@ const webhook = proxyActivities<Activities>({
     maximumAttempts: 3,
     initialInterval: '500 milliseconds',
     backoffCoefficient: 2,
-    nonRetryableErrorTypes: ['WEBHOOK_REJECTED', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL', 'BAD_REQUEST'],
+    nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
   },
 });
 

@@ -11,10 +11,10 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { Activities, BrowserActivities } from '../activities';
+import { NON_RETRYABLE_CODES } from '../lib/errors';
 import type { FailedScrape } from '../activities/scrape/run-scrape';
 import {
   type FirstAttemptOutcome,
-  NON_RETRYABLE_SCRAPE_ERRORS,
   SCRAPE_RETRY,
   SCRAPE_SCHEDULE_TO_CLOSE_MS,
   type ScrapeBatchWorkflowInput,
@@ -34,7 +34,7 @@ export const LOCAL_ACTIVITIES_PATCH = 'scrape-local-activities-v1';
 
 const BOOKKEEPING_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: ['INSUFFICIENT_CREDIT'] },
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] },
 };
 
 /** Bookkeeping against PostgreSQL: short, retried until the database answers. (Pre-patch histories.) */
@@ -57,7 +57,7 @@ function scrapeActivityOptions(input: ScrapeWorkflowInput) {
       initialInterval: '250 milliseconds',
       backoffCoefficient: 2,
       maximumInterval: '4 seconds',
-      nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
+      nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
     },
   };
 }
@@ -174,7 +174,7 @@ function laterAttemptsRetry(job: ScrapeJob) {
     initialInterval: Math.min(SCRAPE_RETRY.initialIntervalMs * SCRAPE_RETRY.backoffCoefficient, SCRAPE_RETRY.maximumIntervalMs),
     backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
     maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
-    nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
+    nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
   };
 }
 
@@ -243,7 +243,7 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
         initialInterval: SCRAPE_RETRY.initialIntervalMs,
         backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
         maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
-        nonRetryableErrorTypes: [...NON_RETRYABLE_SCRAPE_ERRORS],
+        nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
       },
     };
     // On the browser queue, the page is rendered by this worker's pool inside the workflow task

@@ -1,11 +1,12 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { NON_RETRYABLE_CODES } from '../lib/errors';
 import type { RefillOutcome, SubscriptionEndInput, SubscriptionRefillInput } from './definitions';
 
 const { refillSubscription, chargeSubscriptionPeriod, endSubscription } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'PAYMENTS_UNAVAILABLE'] },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] },
 });
 
 /** Set by the server on every workflow a Schedule starts: the time the action was scheduled for. */

@@ -1,14 +1,13 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type CreditChange, debitCredit, isRefunded, refundCredit } from '../../lib/credit';
 import type { Database } from '../../lib/db';
-import { AppError } from '../../lib/errors';
+import { AppError, ERRORS } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { WorkerMetrics } from '../../lib/metrics';
 import { notifyLowCreditIfCrossed } from '../../lib/notifications';
 import type { FinishedRun, ScrapeRunStore, StoredResult } from '../../lib/scrape-runs';
 import { type SqlClient, untilDatabaseAnswers } from '../../lib/sql';
 import {
-  NON_RETRYABLE_SCRAPE_ERRORS,
   type ScrapeActivityOutput,
   type ScrapeRequestPayload,
   defaultAttemptTimeoutMs,
@@ -67,7 +66,7 @@ export function toFailure(error: unknown): ApplicationFailure {
     return ApplicationFailure.create({
       message: error.message,
       type: code,
-      nonRetryable: (NON_RETRYABLE_SCRAPE_ERRORS as readonly string[]).includes(code),
+      nonRetryable: !ERRORS[code].retryable,
     });
   }
   const message = error instanceof Error ? error.message : String(error);

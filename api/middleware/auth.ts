@@ -10,7 +10,7 @@
  * - the credential is missing or sent the wrong way (key in `Authorization`): the standard shape
  *   with a message saying how to send it (it depends on the request only, never on the key);
  * - a key was sent but is unknown, revoked, expired or malformed: the alternative shape
- *   `{statusCode: 401, message: 'Unauthorized', error: 'Unauthorized'}`, the same for every
+ *   `{statusCode: 401, message: 'Unauthorized', error: 'Unauthorized', code: 'UNAUTHORIZED'}`, the same for every
  *   cause, so a response never tells whether a key exists;
  * - no valid session on a session route: the standard shape.
  *
@@ -36,7 +36,7 @@ declare module 'express-serve-static-core' {
 }
 
 /** The alternative 401 shape: identical for every rejected key. */
-export const UNAUTHORIZED_BODY = Object.freeze({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' });
+export const UNAUTHORIZED_BODY = Object.freeze({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized', code: 'UNAUTHORIZED' });
 
 export const MESSAGES = {
   keyMissing: 'An API key is required: send it in the x-api-key header (or the apiKey query parameter)',
@@ -111,7 +111,7 @@ function presentedKey(req: Request): { key?: string; malformed: boolean } {
 }
 
 function standard401(res: Response, message: string) {
-  res.status(401).json(errorBody(401, message));
+  res.status(401).json(errorBody('UNAUTHORIZED', message));
 }
 
 /**
@@ -158,7 +158,7 @@ export function authenticate(deps: AppDeps, accept: { apiKey: boolean; session: 
         if (refreshed.length) res.append('set-cookie', refreshed);
         if (session) {
           if (!SAFE_METHODS.has(req.method) && originVerdict(req.headers, trusted) === 'refused') {
-            res.status(403).json(errorBody(403, MESSAGES.crossSite));
+            res.status(403).json(errorBody('INVALID_ORIGIN', MESSAGES.crossSite));
             return;
           }
           req.auth = { userId: session.user.id, apiKeyId: null, method: 'session', sessionId: session.session.id };

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, errorBody } from '../../lib/errors';
+import { AppError, ERROR_STATUS, errorBody } from '../../lib/errors';
 import { type Dependency, RETRY_AFTER_SECONDS, dependencyUnavailable, unreachableDependency } from './dependencies';
 
 /** Unknown route → 404 in the standard shape. */
 export function notFound(req: Request, res: Response) {
-  res.status(404).json(errorBody(404, `Cannot ${req.method} ${req.path}`));
+  res.status(404).json(errorBody('NOT_FOUND', `Cannot ${req.method} ${req.path}`));
 }
 
 interface BodyParserError {
@@ -44,19 +44,20 @@ export function createErrorHandler(options: ErrorHandlerOptions = {}) {
     }
     const parserError = error as BodyParserError;
     if (parserError?.type === 'entity.too.large') {
-      res.status(413).json(errorBody(413, 'Request body is larger than 1 MiB'));
+      res.status(413).json(errorBody('PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MiB'));
       return;
     }
     if (parserError?.type === 'entity.parse.failed') {
-      res.status(400).json(errorBody(400, 'Malformed JSON in request body'));
+      res.status(400).json(errorBody('MALFORMED_JSON', 'Malformed JSON in request body'));
       return;
     }
     if (parserError?.type && typeof parserError.status === 'number' && parserError.status < 500) {
-      res.status(parserError.status).json(errorBody(parserError.status, 'Unreadable request body'));
+      const code = parserError.status === 413 ? 'PAYLOAD_TOO_LARGE' : parserError.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
+      res.status(ERROR_STATUS[code]).json(errorBody(code, 'Unreadable request body'));
       return;
     }
     req.log.error({ err: error }, 'unexpected error');
-    res.status(500).json(errorBody(500, 'Internal server error'));
+    res.status(500).json(errorBody('INTERNAL', 'Internal server error'));
   };
 }
 

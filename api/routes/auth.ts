@@ -47,7 +47,7 @@ export function authRoutes(deps: AppDeps): Router {
   });
 
   router.all('/api/auth/api-key/*splat', (req: Request, res: Response) => {
-    res.status(404).json(errorBody(404, `Cannot ${req.method} ${req.path}`));
+    res.status(404).json(errorBody('NOT_FOUND', `Cannot ${req.method} ${req.path}`));
   });
 
   const validated = (schema: typeof signInSchema | typeof signUpSchema) => (req: Request, _res: Response, next: NextFunction) => {

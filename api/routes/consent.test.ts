@@ -63,6 +63,7 @@ describe('consent', () => {
       statusCode: 422,
       message: ['kind must be one of "terms", "privacy", "marketing"', 'granted must be a boolean'],
       error: 'Unprocessable Entity',
+      code: 'VALIDATION_FAILED',
     });
     expect((await api('POST', '/api/consent', session(account), { kind: 'terms', granted: true, extra: 1 })).status).toBe(422);
     for (const [method, path] of [['GET', '/api/consent'], ['POST', '/api/consent'], ['GET', '/api/users/export']] as const) {

@@ -18,6 +18,7 @@ import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { type FlowBody, minimumRunCost, parseFlow } from '../schemas/flows';
+import { rejectMalformedIds } from '../params';
 
 type FlowRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flow']['findUnique']>>>;
 type FlowRunRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flowRun']['findUnique']>>>;
@@ -62,6 +63,7 @@ function runSummary(run: FlowRunRow) {
 
 export function flowRoutes(deps: AppDeps): Router {
   const router = Router();
+  rejectMalformedIds(router, 'id', 'runId');
   const requireCaller = authenticate(deps, { apiKey: true, session: true });
   const { db } = deps;
 

@@ -62,7 +62,7 @@ export function healthRoutes(deps: AppDeps, dependencies: DependencyMonitor): Ro
       return;
     }
     const status = supervised?.starting ? 'starting' : 'degraded';
-    res.status(503).json({ ...errorBody(503, `${status === 'starting' ? 'Starting' : 'Degraded'}: ${reasons.join('; ')}`), status, checks });
+    res.status(503).json({ ...errorBody('NOT_READY', `${status === 'starting' ? 'Starting' : 'Degraded'}: ${reasons.join('; ')}`), status, checks });
   });
   router.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());

@@ -124,10 +124,10 @@ describe('list and read state', () => {
     const id = ((await api('GET', '/api/notifications', session(owner))).body.notifications as Json[])[0]!.id as string;
     expect(await api('POST', `/api/notifications/${id}/read`, session(other))).toEqual({
       status: 403,
-      body: { statusCode: 403, message: 'That notification belongs to another account', error: 'Forbidden' },
+      body: { statusCode: 403, message: 'That notification belongs to another account', error: 'Forbidden', code: 'FORBIDDEN' },
     });
     expect((await api('POST', '/api/notifications/nope/read', session(owner))).status).toBe(404);
-    expect((await api('GET', '/api/notifications?limit=1000', session(owner))).body).toEqual({ statusCode: 400, message: 'limit must be at most 100', error: 'Bad Request' });
+    expect((await api('GET', '/api/notifications?limit=1000', session(owner))).body).toEqual({ statusCode: 400, message: 'limit must be at most 100', error: 'Bad Request', code: 'BAD_REQUEST' });
     expect((await api('GET', '/api/notifications?cursor=xyz', session(owner))).status).toBe(400);
     for (const [method, path] of [['GET', '/api/notifications'], ['POST', '/api/notifications/read-all'], ['POST', `/api/notifications/${id}/read`]] as const) {
       expect((await api(method, path, { 'x-api-key': owner.apiKey })).status).toBe(401);

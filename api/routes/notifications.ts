@@ -10,9 +10,11 @@ import { ownedBy } from '../ownership';
 import { listNotificationsQuery } from '../schemas/account-functions';
 import { parseBody } from '../validate';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
+import { rejectMalformedIds } from '../params';
 
 export function notificationRoutes(deps: AppDeps): Router {
   const router = Router();
+  rejectMalformedIds(router, 'id');
   const session = authenticate(deps, { apiKey: false, session: true });
   const unreadCount = (userId: string) => deps.db.notification.count({ where: { userId, readAt: null } });
 

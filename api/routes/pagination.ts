@@ -3,6 +3,7 @@
  * (base64url of `<ISO time>|<id>` of the last item of the previous page).
  */
 import { AppError } from '../../lib/errors';
+import { idSchema } from '../params';
 
 export interface Cursor {
   createdAt: Date;
@@ -15,10 +16,12 @@ export function encodeCursor(item: { createdAt: Date; id: string }): string {
 
 export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   if (cursor === undefined) return undefined;
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(time ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError('BAD_REQUEST', 'cursor is not valid');
-  return { createdAt, id };
+  // The id goes into a query: only what an id can be (a NUL byte would make PostgreSQL fail).
+  const parsedId = idSchema.safeParse(id);
+  if (rest.length > 0 || !parsedId.success || Number.isNaN(createdAt.getTime())) throw new AppError('BAD_REQUEST', 'cursor is not valid');
+  return { createdAt, id: parsedId.data };
 }
 
 /** Prisma `where` fragment: rows strictly after the cursor in (createdAt DESC, id DESC) order. */

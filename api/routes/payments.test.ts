@@ -95,7 +95,7 @@ describe('local provider', () => {
     const payment = await buyPack(account);
     const before = await balanceOf(stack.databaseUrl, account.userId);
     const forged = signLocalEvent('not-the-secret-0123456789', localEvent('succeeded', payment.id));
-    expect(await webhook(forged.body, forged.signature)).toEqual({ status: 400, body: { statusCode: 400, message: 'Invalid webhook signature', error: 'Bad Request' } });
+    expect(await webhook(forged.body, forged.signature)).toEqual({ status: 400, body: { statusCode: 400, message: 'Invalid webhook signature', error: 'Bad Request', code: 'BAD_REQUEST' } });
     const good = signLocalEvent(LOCAL_SECRET, localEvent('succeeded', payment.id));
     const tampered = good.body.replace(payment.id, randomUUID());
     expect((await webhook(tampered, good.signature)).status).toBe(400);
@@ -138,13 +138,14 @@ describe('local provider', () => {
     expect(rest.body.nextCursor).toBeNull();
 
     const mine = (listed.body.payments as Json[])[0]!.id as string;
-    expect(await api('GET', `/api/payments/${mine}`, session(other))).toEqual({ status: 403, body: { statusCode: 403, message: 'That payment belongs to another account', error: 'Forbidden' } });
+    expect(await api('GET', `/api/payments/${mine}`, session(other))).toEqual({ status: 403, body: { statusCode: 403, message: 'That payment belongs to another account', error: 'Forbidden', code: 'FORBIDDEN' } });
     expect((await api('POST', `/api/payments/${mine}/local-webhook`, session(other), { outcome: 'succeeded' })).status).toBe(403);
     expect((await api('GET', '/api/payments/nope', session(account))).status).toBe(404);
     expect((await api('POST', '/api/payments', session(account), { packId: 'gold' })).body).toEqual({
       statusCode: 422,
       message: ['packId must be one of "pack-1k", "pack-5k", "pack-25k"'],
       error: 'Unprocessable Entity',
+      code: 'VALIDATION_FAILED',
     });
     expect((await api('POST', '/api/payments', session(account), {})).status).toBe(422);
     for (const [method, path] of [['GET', '/api/payments/packs'], ['GET', '/api/payments'], ['POST', '/api/payments'], ['GET', `/api/payments/${mine}`]] as const) {
@@ -194,7 +195,7 @@ describe('stripe provider (webhook verification only; no network)', () => {
     const send = (body: string, sig: string) => call(stripeStack.baseUrl, 'POST', '/api/payments/webhook/stripe', { 'content-type': 'application/json', 'stripe-signature': sig }, body);
 
     const tampered = payload.replace('"payment_status":"paid"', '"payment_status":"paid","x":1');
-    expect(await send(tampered, signature)).toEqual({ status: 400, body: { statusCode: 400, message: 'Invalid webhook signature', error: 'Bad Request' } });
+    expect(await send(tampered, signature)).toEqual({ status: 400, body: { statusCode: 400, message: 'Invalid webhook signature', error: 'Bad Request', code: 'BAD_REQUEST' } });
     expect((await send(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }))).status).toBe(400);
     expect(await balanceOf(stripeStack.databaseUrl, buyer.userId)).toBe(before);
 

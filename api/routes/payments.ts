@@ -16,6 +16,7 @@ import { ownedBy } from '../ownership';
 import { createPaymentSchema, listQuery, localEventSchema } from '../schemas/account-functions';
 import { parseBody, parseOrUnprocessable } from '../validate';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
+import { rejectMalformedIds } from '../params';
 
 export function requireProvider(provider: PaymentProvider | undefined): PaymentProvider {
   if (!provider) throw new AppError('PAYMENTS_UNAVAILABLE', 'Payments are not enabled on this service (PAYMENT_PROVIDER=none)');
@@ -66,6 +67,7 @@ export function paymentWebhookRoutes(deps: AppDeps, provider: PaymentProvider | 
 
 export function paymentRoutes(deps: AppDeps, provider: PaymentProvider | undefined): Router {
   const router = Router();
+  rejectMalformedIds(router, 'id');
   const session = authenticate(deps, { apiKey: false, session: true });
 
   async function ownPayment(req: Request): Promise<PaymentRow> {

@@ -163,7 +163,7 @@ describe('http mode', () => {
 describe('refusals, each before any work', () => {
   it('400 for a missing url, POST in browser mode, capture_network in http mode and a bad selector', async () => {
     const runsBefore = await runCount();
-    expect(await scrape({ selectors: ['h1'] })).toEqual({ status: 400, body: { statusCode: 400, message: 'url is required', error: 'Bad Request' } });
+    expect(await scrape({ selectors: ['h1'] })).toEqual({ status: 400, body: { statusCode: 400, message: 'url is required', error: 'Bad Request', code: 'BAD_REQUEST' } });
     const post = await scrape({ url: `${fixtures.url}/`, mode: 'browser', method: 'POST' });
     expect(post.status).toBe(400);
     expect(post.body.message).toMatch(/method POST is not supported in browser mode/);
@@ -179,9 +179,9 @@ describe('refusals, each before any work', () => {
   });
 
   it('401 without a key, with a wrong key, and with the key in Authorization', async () => {
-    const unauthorized = { statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' };
+    const unauthorized = { statusCode: 401, message: 'Unauthorized', error: 'Unauthorized', code: 'UNAUTHORIZED' };
     const missing = await scrape({ url: `${fixtures.url}/` }, {});
-    expect(missing).toEqual({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: expect.stringMatching(/x-api-key/) } });
+    expect(missing).toEqual({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: expect.stringMatching(/x-api-key/), code: 'UNAUTHORIZED' } });
     expect(await scrape({ url: `${fixtures.url}/` }, { 'x-api-key': 'sk_test_nope' })).toEqual({ status: 401, body: unauthorized });
     expect((await scrape({ url: `${fixtures.url}/` }, { authorization: `Bearer ${account.apiKey}` })).status).toBe(401);
   });

@@ -5,11 +5,13 @@ import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
 import { failedRunBody, runBody, startScrapeRun } from '../scrape-run';
 import { parseScrapeRequest } from '../schemas/scrape';
+import { rejectMalformedIds } from '../params';
 
 export { runBody } from '../scrape-run';
 
 export function scrapeRoutes(deps: AppDeps): Router {
   const router = Router();
+  rejectMalformedIds(router, 'id');
   const requireApiKey = authenticate(deps, { apiKey: true, session: false });
 
   router.post('/webhook/unblocker', requireApiKey, async (req: Request, res: Response) => {

@@ -227,6 +227,7 @@ describe('paid plan and rules', () => {
       statusCode: 422,
       message: ['planId must be one of "free", "basic", "paid", "plus"'],
       error: 'Unprocessable Entity',
+      code: 'VALIDATION_FAILED',
     });
     expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
   });

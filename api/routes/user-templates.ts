@@ -15,6 +15,7 @@ import { ownedBy } from '../ownership';
 import { startScrapeRun } from '../scrape-run';
 import { assertValidTemplate, createTemplateSchema, renderRun, type TemplateParam, updateTemplateSchema } from '../schemas/user-templates';
 import { parseOrUnprocessable } from '../validate';
+import { rejectMalformedIds } from '../params';
 
 type TemplateRow = NonNullable<Awaited<ReturnType<AppDeps['db']['userTemplate']['findUnique']>>>;
 
@@ -25,6 +26,7 @@ function templateBody(t: TemplateRow) {
 
 export function userTemplateRoutes(deps: AppDeps): Router {
   const router = Router();
+  rejectMalformedIds(router, 'id');
   const requireCaller = authenticate(deps, { apiKey: true, session: true });
 
   /** The caller's template, or 404 (unknown) / 403 (another account's). */

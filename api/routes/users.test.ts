@@ -202,14 +202,14 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
     it('API-key route without any credential: standard shape saying where the key goes', async () => {
       const res = await fetch(url('/webhook/whoami'));
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ statusCode: 401, message: MESSAGES.keyMissing, error: 'Unauthorized' });
+      expect(await res.json()).toEqual({ statusCode: 401, message: MESSAGES.keyMissing, error: 'Unauthorized', code: 'UNAUTHORIZED' });
     });
 
     it('a key in Authorization (valid or not, bearer or bare): standard shape naming x-api-key', async () => {
       for (const authorization of [`Bearer ${key}`, key, 'Bearer sk_unknown']) {
         const res = await fetch(url('/webhook/whoami'), { headers: { authorization } });
         expect(res.status).toBe(401);
-        expect(await res.json()).toEqual({ statusCode: 401, message: MESSAGES.keyInAuthorization, error: 'Unauthorized' });
+        expect(await res.json()).toEqual({ statusCode: 401, message: MESSAGES.keyInAuthorization, error: 'Unauthorized', code: 'UNAUTHORIZED' });
       }
     });
 
@@ -233,7 +233,7 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
       expect((await fetch(url(`/api/users/api-keys/${revoked.id}`), { method: 'DELETE', headers: { cookie } })).status).toBe(200);
       await check(await whoami(revoked.key));
 
-      for (const body of bodies) expect(body).toEqual({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' });
+      for (const body of bodies) expect(body).toEqual({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized', code: 'UNAUTHORIZED' });
     });
 
     it('the key works from the apiKey query parameter too', async () => {
@@ -245,17 +245,17 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
     it('a session cookie does not open an API-key-only route, nor an API key a session route', async () => {
       const withCookie = await fetch(url('/webhook/whoami'), { headers: { cookie } });
       expect(withCookie.status).toBe(401);
-      expect(await withCookie.json()).toEqual({ statusCode: 401, message: MESSAGES.keyMissing, error: 'Unauthorized' });
+      expect(await withCookie.json()).toEqual({ statusCode: 401, message: MESSAGES.keyMissing, error: 'Unauthorized', code: 'UNAUTHORIZED' });
       const withKey = await fetch(url('/api/users/api-keys'), { headers: { 'x-api-key': key } });
       expect(withKey.status).toBe(401);
-      expect(await withKey.json()).toEqual({ statusCode: 401, message: MESSAGES.noSession, error: 'Unauthorized' });
+      expect(await withKey.json()).toEqual({ statusCode: 401, message: MESSAGES.noSession, error: 'Unauthorized', code: 'UNAUTHORIZED' });
     });
 
     it('session routes: no cookie, a forged cookie, an expired session, a signed-out session', async () => {
       const expect401 = async (headers: Record<string, string>) => {
         const res = await fetch(url('/api/users/session'), { headers });
         expect(res.status).toBe(401);
-        expect(await res.json()).toEqual({ statusCode: 401, message: MESSAGES.noSession, error: 'Unauthorized' });
+        expect(await res.json()).toEqual({ statusCode: 401, message: MESSAGES.noSession, error: 'Unauthorized', code: 'UNAUTHORIZED' });
       };
       await expect401({});
       await expect401({ cookie: 'better-auth.session_token=forged.value' });
@@ -295,6 +295,7 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
         statusCode: 422,
         message: ['email must be an email', 'password must be longer than 8 characters'],
         error: 'Unprocessable Entity',
+        code: 'VALIDATION_FAILED',
       });
       const missing = await post('/api/auth/sign-in/email', {});
       expect(missing.status).toBe(422);
@@ -319,7 +320,7 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
       const { cookie } = await signUp();
       const missing = await post('/api/users/create-api-keys', { prefix: 'abc' }, { cookie });
       expect(missing.status).toBe(400);
-      expect(await missing.json()).toEqual({ statusCode: 400, message: 'name is required', error: 'Bad Request' });
+      expect(await missing.json()).toEqual({ statusCode: 400, message: 'name is required', error: 'Bad Request', code: 'BAD_REQUEST' });
 
       const broken = await post('/api/users/create-api-keys', { name: 'x'.repeat(65), prefix: 'bad prefix!' }, { cookie });
       expect(broken.status).toBe(422);
@@ -327,6 +328,7 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
         statusCode: 422,
         message: ['name must be at most 64 characters', 'prefix must contain only letters, digits, _ and -'],
         error: 'Unprocessable Entity',
+        code: 'VALIDATION_FAILED',
       });
       const long = await post('/api/users/create-api-keys', { name: 'ok', prefix: 'p'.repeat(17) }, { cookie });
       expect(long.status).toBe(422);
@@ -347,7 +349,7 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
       const { cookie } = await signUp();
       const res = await fetch(url('/api/users/api-keys/stats?days=366'), { headers: { cookie } });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ statusCode: 400, message: 'days must be at most 365', error: 'Bad Request' });
+      expect(await res.json()).toEqual({ statusCode: 400, message: 'days must be at most 365', error: 'Bad Request', code: 'BAD_REQUEST' });
       const def = (await (await fetch(url('/api/users/api-keys/stats'), { headers: { cookie } })).json()) as { days: unknown[] };
       expect(def.days).toHaveLength(30);
     });
@@ -359,12 +361,12 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
     const aKey = await createKey(a.cookie, { name: 'a-key' });
     const other = await fetch(url(`/api/users/api-keys/${aKey.id}`), { method: 'DELETE', headers: { cookie: b.cookie } });
     expect(other.status).toBe(403);
-    expect(await other.json()).toEqual({ statusCode: 403, message: 'That API key belongs to another account', error: 'Forbidden' });
+    expect(await other.json()).toEqual({ statusCode: 403, message: 'That API key belongs to another account', error: 'Forbidden', code: 'FORBIDDEN' });
     expect((await whoami(aKey.key)).status).toBe(200);
 
     const unknown = await fetch(url(`/api/users/api-keys/${randomUUID()}`), { method: 'DELETE', headers: { cookie: b.cookie } });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ statusCode: 404, message: 'No API key with that id', error: 'Not Found' });
+    expect(await unknown.json()).toEqual({ statusCode: 404, message: 'No API key with that id', error: 'Not Found', code: 'NOT_FOUND' });
 
     const bList = (await (await fetch(url('/api/users/api-keys'), { headers: { cookie: b.cookie } })).json()) as { keys: unknown[] };
     expect(bList.keys).toEqual([]);
@@ -418,7 +420,7 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
         expect(await signIn.json()).toEqual({ code: 'INVALID_ORIGIN', message: MESSAGES.crossSite });
         const create = await post('/api/users/create-api-keys', { name: 'evil' }, { cookie, ...headers });
         expect(create.status).toBe(403);
-        expect(await create.json()).toEqual({ statusCode: 403, message: MESSAGES.crossSite, error: 'Forbidden' });
+        expect(await create.json()).toEqual({ statusCode: 403, message: MESSAGES.crossSite, error: 'Forbidden', code: 'INVALID_ORIGIN' });
         const revoke = await fetch(url(`/api/users/api-keys/${id}`), { method: 'DELETE', headers: { cookie, ...headers } });
         expect(revoke.status).toBe(403);
         const signOut = await post('/api/auth/sign-out', {}, { cookie, ...headers });

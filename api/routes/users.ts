@@ -11,6 +11,7 @@ import { authenticate } from '../middleware/auth';
 import { createApiKeySchema, parseAccountBody, statsQuerySchema } from '../schemas/accounts';
 import { parseBody } from '../validate';
 import { usageStats } from './usage-stats';
+import { rejectMalformedIds } from '../params';
 
 interface KeyRow {
   id: string;
@@ -42,6 +43,7 @@ const KEY_COLUMNS = { id: true, name: true, start: true, prefix: true, enabled: 
 
 export function userRoutes(deps: AppDeps): Router {
   const router = Router();
+  rejectMalformedIds(router, 'id');
   const session = authenticate(deps, { apiKey: false, session: true });
 
   router.get('/api/users/session', session, async (req, res) => {

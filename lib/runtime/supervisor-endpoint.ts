@@ -61,23 +61,23 @@ export function serveSupervisor(options: { host: string; port: number; superviso
     const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
     const url = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      json(405, errorBody(405, `Cannot ${req.method} ${url}`));
+      json(405, errorBody('METHOD_NOT_ALLOWED', `Cannot ${req.method} ${url}`));
       return;
     }
     if (url === '/readyz') {
       const status = options.supervisor.status();
       if (status.status === 'ready') json(200, status);
-      else json(503, { ...errorBody(503, status.reasons.length ? `Degraded: ${status.reasons.join('; ')}` : `The service is ${status.status}`), ...status });
+      else json(503, { ...errorBody('NOT_READY', status.reasons.length ? `Degraded: ${status.reasons.join('; ')}` : `The service is ${status.status}`), ...status });
       return;
     }
     if (url === '/metrics') {
       options.metrics.registry.metrics().then(
         (body) => res.writeHead(200, { 'content-type': options.metrics.registry.contentType }).end(body),
-        () => json(500, errorBody(500, 'Internal server error')),
+        () => json(500, errorBody('INTERNAL', 'Internal server error')),
       );
       return;
     }
-    json(404, errorBody(404, `Cannot GET ${url}`));
+    json(404, errorBody('NOT_FOUND', `Cannot GET ${url}`));
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
