@@ -87,7 +87,7 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const runId = randomUUID();
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
-    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload },
+    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt: deadline - deps.config.SYNC_TIMEOUT_MS },
     { async, deadline, workflowId: options.workflowId?.(runId), templateId: options.templateId, memo: options.memo },
   );
   if (outcome.status === 'queued') return { status: 202, body: { id: runId, status: 'queued', links: { self: `/webhook/runs/${runId}` } } };

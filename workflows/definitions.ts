@@ -113,6 +113,11 @@ export interface ScrapeJob {
   apiKeyId: string | null;
   cost: number;
   request: ScrapeRequestPayload;
+  /**
+   * When the API accepted the request (epoch ms): its 50 s budget runs from here, time spent
+   * waiting for a worker included. Absent on jobs recorded before; the batch's start stands in.
+   */
+  acceptedAt?: number;
 }
 
 /**

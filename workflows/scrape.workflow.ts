@@ -9,6 +9,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   sleep,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities, BrowserActivities } from '../activities';
 import { NON_RETRYABLE_CODES } from '../lib/errors';
@@ -166,6 +167,9 @@ const firstAttempts = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
 });
 
+/** Less time than this left of a browser scrape's budget when a worker takes it: not started. */
+const MIN_RENDER_BUDGET_MS = 1000;
+
 /** The retry policy of one scrape's attempts after the first (the first is a batch's, see above). */
 function laterAttemptsRetry(job: ScrapeJob) {
   return {
@@ -235,9 +239,9 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
     await Promise.all([settle(finalFailures), ...retries]);
   };
 
-  const renderPage = (job: ScrapeJob) => {
+  const renderPage = (job: ScrapeJob, budget: number) => {
     const options = {
-      scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
+      scheduleToCloseTimeout: budget,
       retry: {
         maximumAttempts: job.request.options.retry_count + 1,
         initialInterval: SCRAPE_RETRY.initialIntervalMs,
@@ -254,8 +258,15 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
   };
 
   const runBrowser = async (job: ScrapeJob) => {
+    // On the browser queue, the wait for a browser worker counts against the scrape's 50 s (as the
+    // wait of a scheduled activity did before): a page nobody could start in time is not rendered.
+    const budget = input.renderLocally ? SCRAPE_SCHEDULE_TO_CLOSE_MS - (Date.now() - (job.acceptedAt ?? workflowInfo().startTime.getTime())) : SCRAPE_SCHEDULE_TO_CLOSE_MS;
+    if (budget < MIN_RENDER_BUDGET_MS) {
+      await settle([{ runId: job.runId, code: 'TIMEOUT', message: `no browser worker took the scrape within ${SCRAPE_SCHEDULE_TO_CLOSE_MS} ms` }]);
+      return;
+    }
     try {
-      await renderPage(job)({ runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } });
+      await renderPage(job, budget)({ runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } });
       succeeded++;
     } catch (error) {
       if (isCancellation(error)) throw error;

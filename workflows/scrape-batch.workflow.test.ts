@@ -1,0 +1,75 @@
+/**
+ * scrapeBatchWorkflow's browser path on the browser queue (real Temporal dev server binary; the
+ * activities are stubs that record their calls — the real render is covered end to end in
+ * api/routes/scrape.test.ts): each page is a local activity whose budget is what is left of the
+ * request's 50 s, and a page no worker took in time is failed as TIMEOUT without rendering.
+ */
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { FailedScrape } from '../activities/scrape/run-scrape';
+import { testEnv } from '../test/helpers/env';
+import { SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob } from './definitions';
+
+describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server binary)', () => {
+  let env: TestWorkflowEnvironment;
+  const renders: Array<{ runId: string; isLocal: boolean; scheduleToCloseTimeoutMs: number }> = [];
+  const settled: FailedScrape[] = [];
+  const taskQueue = `browser-batch-${randomUUID()}`;
+
+  const activities = {
+    renderPage(input: { runId: string }) {
+      const { info } = Context.current();
+      renders.push({ runId: input.runId, isLocal: info.isLocal, scheduleToCloseTimeoutMs: info.scheduleToCloseTimeoutMs });
+      return Promise.resolve({ httpStatus: 200, finalUrl: 'http://127.0.0.1/', elapsedMs: 1 });
+    },
+    settleFailedScrapes(input: { failures: FailedScrape[] }) {
+      settled.push(...input.failures);
+      return Promise.resolve();
+    },
+  };
+
+  beforeAll(async () => {
+    env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: testEnv('temporalCli') } } });
+  });
+
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  const job = (acceptedAt: number): ScrapeJob => ({
+    runId: randomUUID(),
+    userId: 'user-1',
+    apiKeyId: null,
+    cost: 5,
+    acceptedAt,
+    request: { url: 'http://127.0.0.1/page', mode: 'browser', options: { retry_count: 0 } } as ScrapeJob['request'],
+  });
+
+  async function run(jobs: ScrapeJob[]) {
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('./index'), activities });
+    const input: ScrapeBatchWorkflowInput = { scrapes: jobs, browserQueue: taskQueue, renderLocally: true };
+    return worker.runUntil(env.client.workflow.execute('scrapeBatchWorkflow', { taskQueue, workflowId: `scrape-${jobs[0]!.runId}`, args: [input] }));
+  }
+
+  it('renders each page as a local activity within what is left of the 50 s', async () => {
+    const fresh = job(Date.now());
+    const waited = job(Date.now() - 20_000);
+    expect(await run([fresh, waited])).toEqual({ succeeded: 2, failed: 0 });
+    const byRun = new Map(renders.map((r) => [r.runId, r]));
+    expect(byRun.get(fresh.runId)).toMatchObject({ isLocal: true });
+    expect(byRun.get(fresh.runId)!.scheduleToCloseTimeoutMs).toBeLessThanOrEqual(SCRAPE_SCHEDULE_TO_CLOSE_MS);
+    expect(byRun.get(fresh.runId)!.scheduleToCloseTimeoutMs).toBeGreaterThan(SCRAPE_SCHEDULE_TO_CLOSE_MS - 20_000);
+    expect(byRun.get(waited.runId)!.scheduleToCloseTimeoutMs).toBeLessThanOrEqual(SCRAPE_SCHEDULE_TO_CLOSE_MS - 20_000);
+    expect(settled).toEqual([]);
+  });
+
+  it('fails a page whose 50 s ran out before a worker took it as TIMEOUT, without rendering it', async () => {
+    const late = job(Date.now() - SCRAPE_SCHEDULE_TO_CLOSE_MS - 5_000);
+    const rendersBefore = renders.length;
+    expect(await run([late])).toEqual({ succeeded: 0, failed: 1 });
+    expect(renders.length).toBe(rendersBefore);
+    expect(settled).toEqual([{ runId: late.runId, code: 'TIMEOUT', message: `no browser worker took the scrape within ${SCRAPE_SCHEDULE_TO_CLOSE_MS} ms` }]);
+  });
+});
