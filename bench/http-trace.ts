@@ -1,10 +1,10 @@
 /**
- * Diagnostic: where the time of one synchronous http scrape goes. Boots the same stack as
+ * Diagnostic: where the time of one synchronous scrape goes (http mode, or browser with TRACE_MODE=browser). Boots the same stack as
  * bench/run.ts (embedded PostgreSQL, in-memory Temporal dev server, API and worker processes,
- * fixture site), sends sequential http-mode scrapes through POST /webhook/unblocker, then reads
+ * fixture site), sends sequential scrapes through POST /webhook/unblocker, then reads
  * each run's workflow history and prints the median gap between consecutive history events
  * (task round trips, activity queueing and execution) next to the API's end-to-end latency.
- *   node --import tsx bench/http-trace.ts        (TRACE_REQUESTS=N, default 40)
+ *   node --import tsx bench/http-trace.ts        (TRACE_REQUESTS=N, default 40; TRACE_MODE=http|browser)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +15,7 @@ import { startStack } from '../test/helpers/stack';
 import { drive, runBench, startBenchServices } from './services';
 
 const total = Number(process.env.TRACE_REQUESTS ?? '40');
+const mode = process.env.TRACE_MODE === 'browser' ? 'browser' : 'http';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,12 +64,13 @@ async function main(): Promise<void> {
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address: services.temporalAddress });
-    stack = await startStack({ env: { BROWSER_CONCURRENCY: '2', WORKER_QUEUES: 'http' } });
+    // http: the API process runs the scrapes (eager start), the worker process only the main queue.
+    stack = await startStack({ env: { BROWSER_CONCURRENCY: '2', WORKER_QUEUES: mode } });
     const account = await createAccount(stack.baseUrl);
     await setBalance(stack.databaseUrl, account.userId, 1_000_000);
     const client = new Client({ connection });
     const pageUrl = `${fixtures.url}/links?n=20`;
-    const body = JSON.stringify({ url: pageUrl, mode: 'http', selectors: ['h1', { selector: 'a.link', attribute: 'href', all: true }], options: { retry_count: 0 } });
+    const body = JSON.stringify({ url: pageUrl, mode, selectors: ['h1', { selector: 'a.link', attribute: 'href', all: true }], options: { retry_count: 0 } });
 
     const latencies: number[] = [];
     const ids: string[] = [];
@@ -101,7 +103,7 @@ async function main(): Promise<void> {
     console.log(`GET /healthz p50 ${await timeGet(`${stack.baseUrl}/healthz`)} ms; GET /webhook/whoami (API-key auth) p50 ${await timeGet(`${stack.baseUrl}/webhook/whoami`, { 'x-api-key': account.apiKey })} ms`);
     // Throughput at TRACE_CONCURRENCY (default 8) and where the CPU goes, per request.
     const concurrency = Number(process.env.TRACE_CONCURRENCY ?? '8');
-    const loadTotal = 200;
+    const loadTotal = mode === 'browser' ? 40 : 200;
     const cpuBefore = cpuByRole();
     const { seconds: loadSeconds } = await drive(loadTotal, concurrency, async () => {
       const res = await fetch(`${stack!.baseUrl}/webhook/unblocker`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body });
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
         gaps.set(key, [...(gaps.get(key) ?? []), times[i]! - times[i - 1]!]);
       }
     }
-    console.log(`\n${ids.length} sequential http scrapes; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`\n${ids.length} sequential ${mode} scrapes; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`API end-to-end p50 ${median(latencies).toFixed(1)} ms; workflow history first→last event p50 ${median(spans).toFixed(1)} ms`);
     console.log('median gap between history events (ms), runs with that event sequence:');
     for (const [key, values] of gaps) console.log(`  ${median(values).toFixed(1).padStart(7)}  ${key}  (n=${values.length})`);
