@@ -85,6 +85,10 @@ describe('the ops kit queries only what the API and the worker export', () => {
     expect([...queues].sort()).toEqual([`${prefix}scrape-browser`, `${prefix}scrape-main`, `${prefix}scrape-sync`]);
     expect(worker.has('temporal_num_pollers')).toBe(true);
     expect(worker.has('temporal_workflow_task_queue_poll_succeed_total')).toBe(true);
+    // Latency buckets from 5 ms (lib/temporal-sdk-metrics.ts), not the SDK's default from 100 ms.
+    const bounds = (worker.get('temporal_activity_schedule_to_start_latency_seconds_bucket') ?? []).map((labels) => labels.le);
+    expect(bounds).toContain('0.005');
+    expect(bounds).toContain('60');
     // One exposition: promtool refuses a metric family declared twice, so no name of ours collides with the SDK's.
     expect(promtoolVerdict(workerText)).toBe('exit=0\n');
   });

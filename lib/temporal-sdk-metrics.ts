@@ -24,7 +24,19 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * checks in the tests.
  */
 export async function installSdkMetrics(): Promise<SdkMetrics> {
-  const port = await freePort();
+  // The free port may be taken before the exporter binds it; the install then throws and can be retried.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      install(port);
+      return exporterAt(`http://127.0.0.1:${port}/metrics`);
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof Error) || !error.message.includes('Address already in use')) throw error;
+    }
+  }
+}
+
+function install(port: number): void {
   Runtime.install({
     telemetryOptions: {
       metrics: {
@@ -43,7 +55,9 @@ export async function installSdkMetrics(): Promise<SdkMetrics> {
       },
     },
   });
-  const url = `http://127.0.0.1:${port}/metrics`;
+}
+
+function exporterAt(url: string): SdkMetrics {
   return {
     url,
     async text() {
