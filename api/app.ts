@@ -52,6 +52,8 @@ export function createApp(appDeps: AppDeps): Express {
     { database: () => appDeps.db.$queryRaw`SELECT 1`, temporal: () => appDeps.temporal.ping(2000) },
     { onChange: (dependency, reason) => appDeps.logger.warn({ dependency, reason: reason ?? 'ok' }, reason ? 'dependency down' : 'dependency back') },
   );
+  // Reachability on /metrics (dependency_up), probed at scrape time with the same probes as /readyz.
+  appDeps.metrics.observeDependencies(() => dependencies.probe());
   const deps: AppDeps = { ...appDeps, auth: guardCredentialChecks(appDeps.auth, dependencies), apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies) };
   const app = express();
   app.disable('x-powered-by');

@@ -13,6 +13,7 @@ import { createDatabase } from '../lib/db';
 import { createLogger } from '../lib/logger';
 import { createWorkerMetrics } from '../lib/metrics';
 import { runMigrations } from '../lib/migrate';
+import { installSdkMetrics } from '../lib/temporal-sdk-metrics';
 import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
 import { createPgListener } from '../lib/pg-listener';
@@ -79,6 +80,12 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
           }),
         })
     : undefined;
+  // The hosted worker's SDK metrics (task slots, pollers, latencies of the sync queue) on the API's
+  // own /metrics; without a hosted worker the API's client makes no SDK metrics worth exporting.
+  if (config.API_WORKER) {
+    const sdk = await installSdkMetrics();
+    metrics.appendSource(() => sdk.text());
+  }
   const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, hostWorker, logger });
   // Connect (and start the in-process worker) now, not on the first request; a failure is retried then.
   void temporal.get().catch(() => undefined);

@@ -15,7 +15,7 @@ describe('docker-compose.yml (validated by docker-compose; no engine runs here)'
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const text = result.stdout;
-    for (const service of ['postgres:', 'temporal:', 'temporal-ui:', 'api:', 'worker-http:', 'worker-browser:', 'prometheus:']) {
+    for (const service of ['postgres:', 'temporal:', 'temporal-ui:', 'api:', 'worker-http:', 'worker-browser:', 'prometheus:', 'grafana:']) {
       expect(text).toContain(`  ${service}`);
     }
     expect(text).toContain('DATABASE_URL: postgresql://scrape:scrape@postgres:5432/scrape');

@@ -3,7 +3,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /**
  * Prometheus metrics of one process. Per instance, reset on restart, no per-account labels.
  * The API process exposes HTTP metrics; worker processes expose scrape, credit and browser-pool
- * metrics on their own /metrics (WORKER_METRICS_PORT).
+ * metrics on their own /metrics (WORKER_METRICS_PORT). A process that runs Temporal workers also
+ * appends the SDK's own metrics (`temporal_*`, lib/temporal-sdk-metrics.ts) through `appendSource`.
+ * Names, and which process exports which: docs/operations.md, "Metrics, dashboard and alerts".
  */
 export function createMetrics() {
   const registry = new Registry();
@@ -26,7 +28,40 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50],
     registers: [registry],
   });
-  return { registry, httpRequestsTotal, httpRequestDuration };
+  const sources: Array<() => Promise<string>> = [];
+  return {
+    registry,
+    httpRequestsTotal,
+    httpRequestDuration,
+    /** Exposition text served after ours on /metrics (the Temporal SDK's exporter); '' adds nothing. */
+    appendSource(source: () => Promise<string>) {
+      sources.push(source);
+    },
+    /** The body of /metrics: our registry, then every appended source, each ending in a newline. */
+    async exposition(): Promise<string> {
+      const parts = await Promise.all([registry.metrics(), ...sources.map((source) => source())]);
+      return parts
+        .filter((part) => part.length > 0)
+        .map((part) => (part.endsWith('\n') ? part : `${part}\n`))
+        .join('');
+    },
+    /**
+     * `dependency_up{dependency}`: 1 when the dependency answered a probe made at scrape time, else 0.
+     * The API registers it with its own probes (PostgreSQL, Temporal); one registration per registry.
+     */
+    observeDependencies(probe: () => Promise<Record<string, string>>) {
+      registry.removeSingleMetric('dependency_up');
+      new Gauge({
+        name: 'dependency_up',
+        help: 'Whether a dependency of the API answered its probe at scrape time (1) or not (0), by dependency (database, temporal).',
+        labelNames: ['dependency'] as const,
+        registers: [registry],
+        async collect() {
+          for (const [dependency, reason] of Object.entries(await probe())) this.set({ dependency }, reason === 'ok' ? 1 : 0);
+        },
+      });
+    },
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -8,6 +8,7 @@ import { createActivities, createBrowserActivities } from '../activities';
 import { loadConfig, type Config } from '../lib/config';
 import { errorBody } from '../lib/errors';
 import { runMigrations } from '../lib/migrate';
+import { installSdkMetrics } from '../lib/temporal-sdk-metrics';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
 import { loadWorkflowBundle } from '../lib/workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
@@ -29,11 +30,16 @@ export async function runWorkers(config: Config): Promise<void> {
             res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('NOT_FOUND', 'Not Found')));
             return;
           }
-          void metrics.registry.metrics().then((body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body));
+          void metrics.exposition().then((body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body));
         })
         .listen(config.WORKER_METRICS_PORT, '0.0.0.0')
     : undefined;
 
+  // The SDK's own metrics beside ours on /metrics; the runtime must exist before the first connection.
+  if (config.WORKER_METRICS_PORT) {
+    const sdk = await installSdkMetrics();
+    metrics.appendSource(() => sdk.text());
+  }
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   const workers: Worker[] = [];

@@ -65,7 +65,7 @@ export function healthRoutes(deps: AppDeps, dependencies: DependencyMonitor): Ro
     res.status(503).json({ ...errorBody('NOT_READY', `${status === 'starting' ? 'Starting' : 'Degraded'}: ${reasons.join('; ')}`), status, checks });
   });
   router.get('/metrics', async (_req, res) => {
-    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.exposition());
   });
   return router;
 }
