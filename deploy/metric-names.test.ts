@@ -60,9 +60,11 @@ describe('the ops kit queries only what the API and the worker export', () => {
 
   beforeAll(async () => {
     // Work that makes every series appear: scrapes in both modes (the API's hosted worker runs the
-    // workflows of the sync queue, the worker the browser activity) and a workflow on the main queue.
-    const http = await post('/webhook/unblocker', { url: `${fixtures.url}/`, selectors: ['h1'] }, { 'x-api-key': account.apiKey });
-    expect(http).toMatchObject({ status: 200, body: { mode: 'http' } });
+    // http batches of the sync queue, the worker the browser batches) and a workflow on the main
+    // queue. An http batch starts eagerly (its first task never waits in a queue): the scrape that
+    // fails once and is retried after a timer gives the API a task that does.
+    const http = await post('/webhook/unblocker', { url: `${fixtures.url}/flaky?key=metrics-${Date.now()}&fail=1`, selectors: ['h1'], options: { retry_count: 1 } }, { 'x-api-key': account.apiKey });
+    expect(http).toMatchObject({ status: 200, body: { mode: 'http', attempts: 2 } });
     const browser = await post('/webhook/unblocker', { url: `${fixtures.url}/`, selectors: ['h1'], mode: 'browser' }, { 'x-api-key': account.apiKey });
     expect(browser).toMatchObject({ status: 200, body: { mode: 'browser' } });
     const echo = await post('/diagnostics/echo', { message: 'metrics' });
