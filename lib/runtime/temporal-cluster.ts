@@ -5,7 +5,8 @@
  *     into <DATA_DIR>/bin, once, the way the CLI is (temporal-server.ts);
  *   - its persistence and visibility schemas set up in PostgreSQL by the schema tool (databases
  *     `temporal` and `temporal_visibility` beside the service's own), upgraded at every start;
- *   - a config file and a dynamic config file generated under <DATA_DIR>/temporal-cluster;
+ *   - a config file generated under <DATA_DIR>/temporal-cluster (the dynamic config is the
+ *     committed deploy/temporal-server/dynamicconfig.yaml);
  *   - the namespace and the search attributes the service needs, registered once it answers.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { type RunningTemporal, SEARCH_ATTRIBUTES, onPath, startDetachedServer } 
 export const PINNED_SERVER_VERSION = 'v1.29.1';
 export const PINNED_UI_VERSION = 'v2.42.1';
 const SERVER_MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'temporal-server');
+export const DYNAMIC_CONFIG_FILE = path.join(SERVER_MODULE_DIR, 'dynamicconfig.yaml');
 
 /** The two databases the server keeps, on the service's PostgreSQL server. */
 export const TEMPORAL_DATABASES = { persistence: 'temporal', visibility: 'temporal_visibility' } as const;
@@ -204,7 +206,8 @@ export interface ClusterConfigOptions {
 
 /**
  * Writes the server's config (`<dir>/config/scrape.yaml`, mode 0600: it holds the database
- * password), its dynamic config and the UI server's config. JSON is YAML: no quoting to get wrong.
+ * password) and the UI server's. JSON is YAML: no quoting to get wrong. The dynamic config is
+ * deploy/temporal-server/dynamicconfig.yaml, as in docker-compose.yml.
  */
 export function writeClusterConfig(options: ClusterConfigOptions): { root: string; uiRoot: string } {
   const { dir, ports, sql } = options;
@@ -253,20 +256,10 @@ export function writeClusterConfig(options: ClusterConfigOptions): { root: strin
     archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
     namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
     publicClient: { hostPort: frontend },
-    dynamicConfigClient: { filepath: path.join(dir, 'dynamicconfig.yaml'), pollInterval: '10s' },
+    // One file for this mode and docker-compose.yml, read again every 10 s.
+    dynamicConfigClient: { filepath: DYNAMIC_CONFIG_FILE, pollInterval: '10s' },
   };
   writeFileSync(path.join(dir, 'config', `${CONFIG_ENV}.yaml`), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-
-  // What the dev server sets beyond the defaults (CLI v1.5.1's devserver), minus its test-only
-  // search-attribute cache bypass: eager workflow start (on by default in 1.29; said here because
-  // the API relies on it), a host-level history cache sized for one machine, visibility RPS.
-  const setting = (value: unknown) => [{ value, constraints: {} }];
-  const dynamic = {
-    'system.enableEagerWorkflowStart': setting(true),
-    'history.hostLevelCacheMaxSize': setting(8096),
-    'frontend.namespaceRPS.visibility': setting(100),
-  };
-  writeFileSync(path.join(dir, 'dynamicconfig.yaml'), `${JSON.stringify(dynamic, null, 2)}\n`);
 
   if (options.uiPort !== undefined) {
     const ui = {
