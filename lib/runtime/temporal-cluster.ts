@@ -62,12 +62,14 @@ export function ensureClusterBinaries(dataDir: string, log: (line: string) => vo
   mkdirSync(path.join(dataDir, 'bin'), { recursive: true });
   for (const name of missing) {
     log(`Building ${BINARIES[name].pkg} from Go modules (deploy/temporal-server) into ${paths[name]} (first time only)...`);
-    execFileSync('go', ['build', '-o', `${paths[name]}.partial`, BINARIES[name].pkg], {
+    // A partial file of this process's own: two builds at once must not write the same file.
+    const partial = `${paths[name]}.${process.pid}.partial`;
+    execFileSync('go', ['build', '-o', partial, BINARIES[name].pkg], {
       cwd: SERVER_MODULE_DIR,
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...processEnvironment(), GOFLAGS: '-mod=mod' },
     });
-    execFileSync('mv', [`${paths[name]}.partial`, paths[name]]);
+    execFileSync('mv', [partial, paths[name]]);
   }
   return paths;
 }
