@@ -53,11 +53,11 @@ function topologyOf(argv: string[]): Topology {
   let value: string | undefined;
   argv.forEach((arg, i) => {
     if (arg.startsWith('--topology=')) value = arg.slice('--topology='.length);
-    else if (arg === '--topology') value = argv[i + 1];
+    else if (arg === '--topology') value = argv[i + 1] ?? '';
   });
   if (value === undefined || value === 'single') return 'single';
   if (value === 'cluster') return 'cluster';
-  throw new Error(`--topology must be single or cluster, not ${value}`);
+  throw new ConfigError([`--topology must be single or cluster, not ${value || '(nothing)'}`]);
 }
 
 interface WorkerProcess {
