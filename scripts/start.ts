@@ -9,8 +9,14 @@
  * keeps failing at start-up (5 times in 2 minutes) stops the service with its last lines.
  * Restarts are counted on the supervisor's own endpoint (SUPERVISOR_PORT: /readyz, /metrics).
  * Ctrl-C / SIGTERM stops the API, then the worker (it drains), then Temporal, then PostgreSQL.
+ *
+ * `npm start -- --topology=cluster` runs the production shape on one machine instead
+ * (docs/operations.md, "The cluster topology"): the official Temporal server on PostgreSQL (built
+ * from deploy/temporal-server, schemas set up by its schema tool) with its UI server, 2 API
+ * replicas behind a balancer on PORT, 2 http workers and 1 browser worker; all supervised alike.
  */
 import type { Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
@@ -20,15 +26,61 @@ import { runMigrations } from '../lib/migrate';
 import { startNodeProcess } from '../lib/runtime/node-process';
 import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../lib/runtime/postgres';
 import { CrashLoopError, DEFAULT_RESTART_POLICY, Supervisor, type SupervisorEvent, formatDuration } from '../lib/runtime/supervisor';
+import { type Balancer, startBalancer } from '../lib/runtime/balancer';
+import { freePort } from '../lib/runtime/free-port';
 import { createSupervisorMetrics, serveSupervisor } from '../lib/runtime/supervisor-endpoint';
+import {
+  type ClusterBinaries,
+  chooseInternalPorts,
+  ensureClusterBinaries,
+  prepareNamespace,
+  setupTemporalSchemas,
+  sqlServerOf,
+  startTemporalServer,
+  startTemporalUi,
+  writeClusterConfig,
+} from '../lib/runtime/temporal-cluster';
 import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
 import { taskQueues } from '../workflows/definitions';
 
 const root = path.resolve(__dirname, '..');
 const say = (line: string) => console.log(`[start] ${line}`);
 
-/** Stop order: the API first (no new work), the worker (it drains), then what they depend on. */
-const STOP_ORDER = ['api', 'worker', 'temporal', 'postgres'];
+type Topology = 'single' | 'cluster';
+
+/** `--topology=single` (the default: dev server, one worker, one API) or `--topology=cluster`. */
+function topologyOf(argv: string[]): Topology {
+  let value: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg.startsWith('--topology=')) value = arg.slice('--topology='.length);
+    else if (arg === '--topology') value = argv[i + 1] ?? '';
+  });
+  if (value === undefined || value === 'single') return 'single';
+  if (value === 'cluster') return 'cluster';
+  throw new ConfigError([`--topology must be single or cluster, not ${value || '(nothing)'}`]);
+}
+
+interface WorkerProcess {
+  name: string;
+  queues: 'all' | 'http' | 'browser';
+  metricsPort: number;
+}
+interface ApiProcess {
+  name: string;
+  host: string;
+  port: number;
+}
+
+/**
+ * Each worker's own metrics port in the cluster topology: WORKER_METRICS_PORT, then the next
+ * numbers up, skipping the supervisor's and the API's ports (defaults: 9464, 9466, 9467).
+ */
+function workerMetricsPorts(base: number, count: number, avoid: number[]): number[] {
+  if (base === 0) return Array.from({ length: count }, () => 0);
+  const ports: number[] = [];
+  for (let port = base; ports.length < count; port++) if (!avoid.includes(port)) ports.push(port);
+  return ports;
+}
 
 async function waitForReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -46,6 +98,27 @@ async function waitForReady(url: string, timeoutMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const topology = topologyOf(process.argv.slice(2));
+  const cluster = topology === 'cluster';
+  const workers: WorkerProcess[] = cluster
+    ? (() => {
+        const ports = workerMetricsPorts(config.WORKER_METRICS_PORT, 3, [config.SUPERVISOR_PORT, config.PORT]);
+        return [
+          { name: 'worker-http-1', queues: 'http', metricsPort: ports[0]! },
+          { name: 'worker-http-2', queues: 'http', metricsPort: ports[1]! },
+          { name: 'worker-browser', queues: 'browser', metricsPort: ports[2]! },
+        ];
+      })()
+    : [{ name: 'worker', queues: config.WORKER_QUEUES, metricsPort: config.WORKER_METRICS_PORT }];
+  // The replicas listen on loopback ports of their own, chosen free at each start; the balancer
+  // in this process is the entry point on HOST:PORT.
+  const apis: ApiProcess[] = cluster
+    ? [
+        { name: 'api-1', host: '127.0.0.1', port: await freePort() },
+        { name: 'api-2', host: '127.0.0.1', port: await freePort() },
+      ]
+    : [{ name: 'api', host: config.HOST, port: config.PORT }];
+  let balancer: Balancer | undefined;
   let announcedReady = false;
   let stopping = false;
   let endpoint: Server | undefined;
@@ -81,7 +154,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say('stopping...');
-    await supervisor.stop(STOP_ORDER.filter((name) => supervisor.status().processes.some((p) => p.name === name)));
+    // The API first (no new work), the workers (they drain), then what they depend on.
+    const stopOrder = [...apis.map((a) => a.name), ...workers.map((w) => w.name), 'temporal-ui', 'temporal', 'postgres'];
+    await balancer?.close();
+    await supervisor.stop(stopOrder.filter((name) => supervisor.status().processes.some((p) => p.name === name)));
     await new Promise<void>((resolve) => (endpoint ? endpoint.close(() => resolve()) : resolve()));
     await (await temporalConnection?.catch(() => undefined))?.close();
     say('stopped');
@@ -117,6 +193,51 @@ async function main(): Promise<void> {
       },
     });
   }
+  let clusterBinaries: ClusterBinaries | undefined;
+  let clusterRoot: { root: string; uiRoot: string } | undefined;
+  if (!temporalAddress && cluster) {
+    clusterBinaries = ensureClusterBinaries(config.dataDir, say);
+    if (!clusterBinaries) {
+      console.error('[start] No Temporal server for --topology=cluster: set TEMPORAL_ADDRESS, or install Go so the pinned server can be built (deploy/temporal-server).');
+      process.exit(1);
+    }
+    const binaries = clusterBinaries;
+    infrastructure.push('temporal');
+    temporalAddress = `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
+    const address = temporalAddress;
+    supervisor.add({
+      name: 'temporal',
+      dependsOn: infrastructure.includes('postgres') ? ['postgres'] : [],
+      start: async ({ output, signal }) => {
+        if (!clusterRoot) throw new Error('the Temporal server config was not written');
+        const server = await startTemporalServer({ serverPath: binaries.server, root: clusterRoot.root, frontendPort: config.TEMPORAL_DEV_PORT, signal, onLog: (line) => output.push(line) });
+        // Its port opens before its membership ring forms: ready once the namespace answers.
+        const connection = await Connection.connect({ address, connectTimeout: '10s' }).catch(async (error: unknown) => {
+          await server.stop();
+          throw error;
+        });
+        try {
+          for (const line of await prepareNamespace(connection, config.TEMPORAL_NAMESPACE, Date.now() + 90_000, signal)) say(`temporal: ${line}`);
+        } catch (error) {
+          await server.stop();
+          throw error;
+        } finally {
+          await connection.close();
+        }
+        return { pid: server.pid, exited: server.exited, stop: () => server.stop() };
+      },
+    });
+    supervisor.add({
+      name: 'temporal-ui',
+      dependsOn: ['temporal'],
+      start: async ({ output, signal }) => {
+        if (!clusterRoot) throw new Error('the Temporal UI config was not written');
+        const ui = await startTemporalUi({ uiPath: binaries.ui, uiRoot: clusterRoot.uiRoot, port: config.TEMPORAL_UI_PORT, signal, onLog: (line) => output.push(line) });
+        temporalUiUrl = ui.uiUrl;
+        return { pid: ui.pid, exited: ui.exited, stop: () => ui.stop() };
+      },
+    });
+  }
   if (!temporalAddress) {
     const cliPath = resolveTemporalCli(config.dataDir, say, config.TEMPORAL_CLI_PATH);
     if (!cliPath) {
@@ -145,26 +266,27 @@ async function main(): Promise<void> {
   }
 
   const supervisorUrl = config.SUPERVISOR_PORT ? `http://127.0.0.1:${config.SUPERVISOR_PORT}` : undefined;
-  const childEnv = () => ({
+  const childEnv = (own: Record<string, string> = {}) => ({
     ...processEnvironment(),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     MIGRATE_ON_START: 'false',
     SUPERVISOR_URL: supervisorUrl,
+    ...own,
   });
   const apiUrl = `http://127.0.0.1:${config.PORT}`;
 
   // A worker is ready once Temporal lists it among the pollers of its task queue (SDK identity
   // `<pid>@<host>`): true whatever LOG_LEVEL hides. One connection, opened on first use.
   let temporalConnection: Promise<Connection> | undefined;
-  const workerPolling = async (pid: number) => {
+  const workerPolling = async (pid: number, queuesServed: WorkerProcess['queues']) => {
     temporalConnection ??= Connection.connect({ address: temporalAddress, connectTimeout: '5s' }).catch((error: unknown) => {
       temporalConnection = undefined;
       throw error;
     });
     const connection = await temporalConnection;
     const queues = taskQueues(config.TASK_QUEUE_PREFIX);
-    const browserOnly = config.WORKER_QUEUES === 'browser';
+    const browserOnly = queuesServed === 'browser';
     const answer = await connection.withDeadline(Date.now() + 2000, () =>
       connection.workflowService.describeTaskQueue({
         namespace: config.TEMPORAL_NAMESPACE,
@@ -175,29 +297,45 @@ async function main(): Promise<void> {
     return (answer.pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`));
   };
   const forward = (line: string, stream: 'stdout' | 'stderr') => (stream === 'stdout' ? process.stdout : process.stderr).write(`${line}\n`);
-  supervisor.add({
-    name: 'worker',
-    dependsOn: infrastructure,
-    start: ({ output, signal }) =>
-      startNodeProcess({
-        entry: path.join(root, 'workers', 'main.ts'),
-        cwd: root,
-        env: childEnv(),
-        output,
-        forward,
-        // The log line is the quick way (LOG_LEVEL info and below); polling is the sure one.
-        ready: { line: /"msg":"worker started"/, check: workerPolling },
-        signal,
-        startTimeoutMs: 180_000,
-      }),
-  });
-  supervisor.add({
-    name: 'api',
-    dependsOn: infrastructure,
-    start: ({ output, signal }) =>
-      startNodeProcess({ entry: path.join(root, 'api', 'server.ts'), cwd: root, env: childEnv(), output, forward, ready: { url: `${apiUrl}/healthz` }, signal, startTimeoutMs: 120_000 }),
-  });
-  const metrics = supervisorUrl ? createSupervisorMetrics(supervisor, [...infrastructure, 'worker', 'api']) : undefined;
+  for (const worker of workers) {
+    supervisor.add({
+      name: worker.name,
+      dependsOn: infrastructure,
+      start: ({ output, signal }) =>
+        startNodeProcess({
+          entry: path.join(root, 'workers', 'main.ts'),
+          cwd: root,
+          env: childEnv({ WORKER_QUEUES: worker.queues, WORKER_METRICS_PORT: String(worker.metricsPort) }),
+          output,
+          forward,
+          // The log line is the quick way (LOG_LEVEL info and below); polling is the sure one.
+          ready: { line: /"msg":"worker started"/, check: (pid) => workerPolling(pid, worker.queues) },
+          signal,
+          startTimeoutMs: 180_000,
+        }),
+    });
+  }
+  // A replica's auth base URL is the entry point's, as with one API (lib/auth-config.ts).
+  const replicaEnv = (api: ApiProcess): Record<string, string> =>
+    cluster ? { PORT: String(api.port), HOST: api.host, BETTER_AUTH_URL: config.BETTER_AUTH_URL ?? `http://localhost:${config.PORT}` } : {};
+  for (const api of apis) {
+    supervisor.add({
+      name: api.name,
+      dependsOn: infrastructure,
+      start: ({ output, signal }) =>
+        startNodeProcess({
+          entry: path.join(root, 'api', 'server.ts'),
+          cwd: root,
+          env: childEnv(replicaEnv(api)),
+          output,
+          forward,
+          ready: { url: `http://127.0.0.1:${api.port}/healthz` },
+          signal,
+          startTimeoutMs: 120_000,
+        }),
+    });
+  }
+  const metrics = supervisorUrl ? createSupervisorMetrics(supervisor, [...infrastructure, ...(cluster && clusterBinaries ? ['temporal-ui'] : []), ...workers.map((w) => w.name), ...apis.map((a) => a.name)]) : undefined;
 
   try {
     if (metrics) endpoint = await serveSupervisor({ host: '127.0.0.1', port: config.SUPERVISOR_PORT, supervisor, metrics });
@@ -206,22 +344,42 @@ async function main(): Promise<void> {
       await supervisor.start('postgres');
       databaseUrl = embeddedDatabaseUrl(config.dataDir, config.EMBEDDED_PG_PORT);
     }
-    if (infrastructure.includes('temporal')) {
+    if (!databaseUrl || !temporalAddress) throw new Error('no database or Temporal address');
+    if (infrastructure.includes('temporal') && clusterBinaries) {
+      const sql = sqlServerOf(databaseUrl);
+      say(`setting up Temporal's schemas in PostgreSQL ${sql.host}:${sql.port} (${clusterBinaries.sqlTool})`);
+      for (const line of await setupTemporalSchemas(clusterBinaries.sqlTool, sql)) say(`  ${line}`);
+      const dir = path.join(config.dataDir, 'temporal-cluster');
+      mkdirSync(dir, { recursive: true });
+      const ports = await chooseInternalPorts(path.join(dir, 'ports.json'));
+      clusterRoot = writeClusterConfig({ dir, frontendPort: config.TEMPORAL_DEV_PORT, ports, sql, uiPort: config.TEMPORAL_UI_PORT, namespace: config.TEMPORAL_NAMESPACE });
+      say(`starting the Temporal server ${clusterBinaries.server} on ${temporalAddress} (config ${path.join(dir, 'config')})`);
+      await supervisor.start('temporal');
+      void supervisor.start('temporal-ui').catch(() => undefined);
+    } else if (infrastructure.includes('temporal')) {
       say(`starting the Temporal dev server (${temporalCli}) on ${temporalAddress}`);
       await supervisor.start('temporal');
     }
-    if (!databaseUrl || !temporalAddress) throw new Error('no database or Temporal address');
 
     const migrations = await runMigrations(databaseUrl);
     say(`database ${redactUrl(databaseUrl)}: ${migrations.applied.length} migration(s) applied, ${migrations.alreadyApplied} already there`);
 
-    await Promise.all([supervisor.start('worker'), supervisor.start('api')]);
+    await Promise.all([...workers, ...apis].map((p) => supervisor.start(p.name)));
+    if (cluster) {
+      const replicas = apis;
+      balancer = await startBalancer({
+        host: config.HOST,
+        port: config.PORT,
+        backends: () => replicas.filter((api) => supervisor.status().processes.some((p) => p.name === api.name && p.state === 'running')),
+      });
+    }
     await waitForReady(`${apiUrl}/readyz`, 120_000);
-    say('ready');
+    say(`ready (topology ${topology})`);
     say(`  API          ${apiUrl}   (health ${apiUrl}/healthz, readiness ${apiUrl}/readyz, metrics ${apiUrl}/metrics)`);
+    if (cluster) for (const api of apis) say(`    ${api.name}        http://127.0.0.1:${api.port} (a replica behind ${apiUrl})`);
     if (temporalUiUrl) say(`  Temporal UI  ${temporalUiUrl}`);
-    say(`  Temporal     ${temporalAddress} (namespace ${config.TEMPORAL_NAMESPACE})`);
-    if (config.WORKER_METRICS_PORT) say(`  Worker       metrics on http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
+    say(`  Temporal     ${temporalAddress} (namespace ${config.TEMPORAL_NAMESPACE})${cluster && clusterBinaries ? ', the Temporal server on PostgreSQL' : ''}`);
+    for (const worker of workers) if (worker.metricsPort) say(`  ${worker.name === 'worker' ? 'Worker      ' : worker.name} metrics on http://127.0.0.1:${worker.metricsPort}/metrics`);
     if (supervisorUrl) say(`  Supervisor   ${supervisorUrl}/readyz (processes, restarts) and ${supervisorUrl}/metrics`);
     say('Ctrl-C stops everything; a process that dies is restarted.');
     announcedReady = true;

@@ -4,6 +4,8 @@
  *     each test file then creates its own database (test/helpers/database.ts)
  *   - a Temporal dev server (the pinned CLI, built once into <DATA_DIR>/bin) on a free port;
  *     each test stack uses its own task-queue prefix, so stacks never see each other's work
+ *   - the cluster topology's binaries (Temporal server, schema tool, UI server), built once into
+ *     <DATA_DIR>/bin here rather than by the test files that use them, which may run at once
  * Their addresses reach the test processes through environment variables.
  */
 import { chmodSync, mkdtempSync } from 'node:fs';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { parseConfig } from '../lib/config';
 import { freePort } from '../lib/runtime/free-port';
 import { startEmbeddedPostgres } from '../lib/runtime/postgres';
+import { ensureClusterBinaries } from '../lib/runtime/temporal-cluster';
 import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
 import { TEST_ENV, type TestServices } from './helpers/env';
 
@@ -19,6 +22,8 @@ export default async function globalSetup(): Promise<void> {
   const config = parseConfig(process.env);
   const cliPath = resolveTemporalCli(config.dataDir, (line) => console.log(line), config.TEMPORAL_CLI_PATH);
   if (!cliPath) throw new Error('No Temporal CLI: install Go (the pinned CLI is built from deploy/temporal-cli) or put `temporal` on PATH.');
+  // Without Go only the cluster tests fail, saying so.
+  ensureClusterBinaries(config.dataDir, (line) => console.log(line));
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'scrape-test-'));
   // PostgreSQL runs as the `postgres` user when we are root: it must be able to traverse this.
   chmodSync(scratch, 0o755);

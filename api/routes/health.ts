@@ -4,6 +4,8 @@ import type { AppDeps } from '../app';
 import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
 
 /** Supervised processes the API also probes itself, by the name of their check. */
+/** Not checks of this API: itself and its sibling replicas (api, api-1, api-2), the Temporal UI. */
+const NOT_CHECKS = /^(api(-\d+)?|temporal-ui)$/;
 const PROBED: Record<string, 'database' | 'temporal'> = { postgres: 'database', temporal: 'temporal' };
 
 interface SupervisedProcess {
@@ -25,7 +27,7 @@ async function supervisedChecks(supervisorUrl: string | undefined): Promise<{ ch
     const body = (await res.json()) as { status?: string; processes?: SupervisedProcess[] };
     const checks: Record<string, string> = {};
     for (const p of body.processes ?? []) {
-      if (p.name === 'api') continue;
+      if (NOT_CHECKS.test(p.name)) continue;
       checks[PROBED[p.name] ?? p.name] = p.state === 'running' ? 'ok' : p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' ? p.state : 'restarting';
     }
     return { checks, starting: body.status === 'starting' };

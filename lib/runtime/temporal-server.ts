@@ -33,7 +33,7 @@ export function pinnedCliPath(dataDir: string): string {
   return path.join(dataDir, 'bin', `temporal-${PINNED_CLI_VERSION}`);
 }
 
-function onPath(command: string): string | undefined {
+export function onPath(command: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, command);
     if (dir && existsSync(candidate)) return candidate;
@@ -115,13 +115,52 @@ export function devServerArgs(options: DevServerOptions): string[] {
 export async function startTemporalDevServer(options: DevServerOptions): Promise<RunningTemporal> {
   const pidFile = options.dbFile ? `${options.dbFile}.supervisor.pid` : undefined;
   if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
-  if (pidFile) await reapStaleProcess(pidFile, 'start-dev', options.onLog);
+  const server = await startDetachedServer({
+    label: 'The Temporal dev server',
+    command: options.cliPath,
+    args: devServerArgs(options),
+    pidFile,
+    expected: 'start-dev',
+    port: options.port,
+    busyHint: 'another Temporal server? Stop it, or set TEMPORAL_ADDRESS to use it.',
+    onLog: options.onLog,
+    signal: options.signal,
+  });
+  if (options.uiPort !== undefined) await waitForPort('127.0.0.1', options.uiPort, 30_000).catch(() => undefined);
+  return { ...server, uiUrl: options.uiPort !== undefined ? `http://127.0.0.1:${options.uiPort}` : undefined };
+}
+
+export interface DetachedServerOptions {
+  /** Its name in messages ("The Temporal dev server"). */
+  label: string;
+  command: string;
+  args: string[];
+  /** Where its pid is kept, so a server left behind by a killed supervisor is stopped at the next start. */
+  pidFile?: string;
+  /** A word of its command line: only a process carrying it is reaped through the pid file. */
+  expected: string;
+  /** Ready once this loopback port accepts connections. */
+  port: number;
+  /** What to say when the port is already taken. */
+  busyHint: string;
+  onLog?: (line: string) => void;
+  /** Aborting stops a server still starting; the start then rejects. */
+  signal?: AbortSignal;
+  startTimeoutMs?: number;
+}
+
+/**
+ * Starts a Go server of the Temporal family (the CLI's dev server, the Temporal server, its UI)
+ * detached, so Ctrl-C reaches the supervisor only, which stops it after the workers drained.
+ * Resolves once its port accepts connections; never leaves a half-started server behind.
+ */
+export async function startDetachedServer(options: DetachedServerOptions): Promise<RunningTemporal> {
+  if (options.pidFile) await reapStaleProcess(options.pidFile, options.expected, options.onLog);
   if (await waitForPort('127.0.0.1', options.port, 0).then(() => true, () => false)) {
-    throw new Error(`Port ${options.port} is already in use: another Temporal server? Stop it, or set TEMPORAL_ADDRESS to use it.`);
+    throw new Error(`Port ${options.port} is already in use: ${options.busyHint}`);
   }
-  // Detached: Ctrl-C reaches the supervisor only, which stops Temporal after the workers drained.
-  const child = spawn(options.cliPath, devServerArgs(options), { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (pidFile) writePidFile(pidFile, child.pid);
+  const child = spawn(options.command, options.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (options.pidFile) writePidFile(options.pidFile, child.pid);
   const forward = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) options.onLog?.(line);
   };
@@ -131,27 +170,26 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 
   let early: Error | undefined;
   child.once('exit', (code, signal) => {
-    early = new Error(`The Temporal dev server exited during start-up (code ${code}, signal ${signal}); is port ${options.port} taken?`);
+    early = new Error(`${options.label} exited during start-up (code ${code}, signal ${signal}); is port ${options.port} taken?`);
   });
   let onAbort: (() => void) | undefined;
   try {
     await Promise.race([
-      waitForPort('127.0.0.1', options.port, 60_000),
+      waitForPort('127.0.0.1', options.port, options.startTimeoutMs ?? 60_000),
       exited.then(() => {
-        throw early ?? new Error('The Temporal dev server exited');
+        throw early ?? new Error(`${options.label} exited`);
       }),
       new Promise<never>((_, reject) => {
-        onAbort = () => reject(new Error('Temporal dev server start-up aborted'));
+        onAbort = () => reject(new Error(`${options.label} start-up aborted`));
         if (options.signal?.aborted) onAbort();
         else options.signal?.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
-    if (options.uiPort !== undefined) await waitForPort('127.0.0.1', options.uiPort, 30_000).catch(() => undefined);
   } catch (error) {
-    // Never leave a half-started server behind: it would hold the port and the database file.
+    // Never leave a half-started server behind: it would hold the port and its data.
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
-    if (pidFile) rmSync(pidFile, { force: true });
+    if (options.pidFile) rmSync(options.pidFile, { force: true });
     throw error;
   } finally {
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
@@ -159,7 +197,6 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 
   return {
     address: `127.0.0.1:${options.port}`,
-    uiUrl: options.uiPort !== undefined ? `http://127.0.0.1:${options.uiPort}` : undefined,
     process: child,
     pid: child.pid,
     exited,
@@ -169,7 +206,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
-      if (pidFile) rmSync(pidFile, { force: true });
+      if (options.pidFile) rmSync(options.pidFile, { force: true });
     },
   };
 }
