@@ -3,9 +3,9 @@ import { errorBody } from '../../lib/errors';
 import type { AppDeps } from '../app';
 import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
 
-/** Supervised processes the API also probes itself, by the name of their check. */
 /** Not checks of this API: itself and its sibling replicas (api, api-1, api-2), the Temporal UI. */
 const NOT_CHECKS = /^(api(-\d+)?|temporal-ui)$/;
+/** Supervised processes the API also probes itself, by the name of their check. */
 const PROBED: Record<string, 'database' | 'temporal'> = { postgres: 'database', temporal: 'temporal' };
 
 interface SupervisedProcess {
