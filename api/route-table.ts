@@ -106,7 +106,7 @@ export interface TableRoute<P extends string = string, Q = unknown, B = unknown,
   query?: PartSpec<Q>;
   body?: PartSpec<B>;
   responses: R;
-  handler: (input: RouteInput<P, Q, B>) => Promise<Reply<NoInfer<R>>>;
+  handler: (input: RouteInput<P, Q, B>) => Promise<Reply<NoInfer<R>>> | Reply<NoInfer<R>>;
 }
 
 /**
