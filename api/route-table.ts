@@ -116,6 +116,12 @@ export interface TableRoute<P extends string = string, Q = unknown, B = unknown,
 export interface CustomRoute extends RouteDoc {
   kind: 'custom';
   mount?: (router: Router) => void;
+  /**
+   * Catch-all Express patterns this route's `mount` installs (the auth library's `/api/auth/*splat`):
+   * a document cannot list a wildcard, so the table names them here and declares the paths
+   * clients use as routes of their own.
+   */
+  serves?: readonly string[];
 }
 
 export type Route = TableRoute<string, any, any, any> | CustomRoute; // eslint-disable-line @typescript-eslint/no-explicit-any
