@@ -64,14 +64,13 @@ class SchemaCollector {
     delete json.$schema;
     // The same id converted in the other direction may differ (defaults are optional on input).
     const names = new Map<string, string>();
-    for (const id of Object.keys(defs)) names.set(id, this.nameFor(id, defs[id]!, defs));
+    for (const id of Object.keys(defs)) names.set(id, this.nameFor(id, defs[id]!));
     const rewrite = (node: unknown): unknown => {
       if (Array.isArray(node)) return node.map(rewrite);
       if (node === null || typeof node !== 'object') return node;
       const out: Json = {};
       for (const [key, value] of Object.entries(node)) {
         if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')) out[key] = `#/components/schemas/${names.get(value.slice(8)) ?? value.slice(8)}`;
-        else if (key === 'id' && typeof value === 'string' && names.has(value) && Object.keys(node).length > 1) continue;
         else out[key] = rewrite(value);
       }
       return out;
@@ -80,7 +79,7 @@ class SchemaCollector {
     return rewrite(json) as Json;
   }
 
-  private nameFor(id: string, def: Json, _defs: Record<string, Json>): string {
+  private nameFor(id: string, def: Json): string {
     const existing = this.components[id];
     if (!existing) return id;
     // Compared after the refs inside are rewritten the same way.
