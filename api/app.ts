@@ -12,20 +12,23 @@ import type { ApiKeyVerifier } from './api-key-cache';
 import { createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
 import { createErrorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
-import { authRoutes } from './routes/auth';
-import { consentRoutes } from './routes/consent';
-import { diagnosticsRoutes } from './routes/diagnostics';
-import { flowRoutes } from './routes/flows';
-import { healthRoutes } from './routes/health';
-import { notificationRoutes } from './routes/notifications';
-import { paymentRoutes, paymentWebhookRoutes } from './routes/payments';
-import { subscriptionRoutes } from './routes/subscriptions';
+import { buildOpenApi } from './openapi';
+import { type Route, mountRoutes } from './route-table';
+import { authRouteTable } from './routes/auth';
+import { consentRouteTable } from './routes/consent';
+import { diagnosticsRouteTable } from './routes/diagnostics';
+import { docsRouteTable } from './routes/docs';
+import { flowRouteTable } from './routes/flows';
+import { healthRouteTable } from './routes/health';
+import { notificationRouteTable } from './routes/notifications';
+import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
+import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../lib/payments/service';
-import { scrapeRoutes } from './routes/scrape';
+import { scrapeRouteTable } from './routes/scrape';
 import type { ScrapeDispatcher } from './scrape-dispatch';
-import { userTemplateRoutes } from './routes/user-templates';
-import { userRoutes } from './routes/users';
-import { whoamiRoutes } from './routes/whoami';
+import { userTemplateRouteTable } from './routes/user-templates';
+import { userRouteTable } from './routes/users';
+import { whoamiRouteTable } from './routes/whoami';
 
 export interface AppDeps {
   config: Config;
@@ -46,7 +49,7 @@ export interface AppDeps {
 }
 
 /** The HTTP application: no listening, no globals, every collaborator passed in. */
-export function createApp(appDeps: AppDeps): Express {
+export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[] } {
   // While PostgreSQL or Temporal is down, answers are 503s that name it (api/middleware/dependencies.ts).
   const dependencies = createDependencyMonitor(
     { database: () => appDeps.db.$queryRaw`SELECT 1`, temporal: () => appDeps.temporal.ping(2000) },
@@ -55,29 +58,40 @@ export function createApp(appDeps: AppDeps): Express {
   // Reachability on /metrics (dependency_up), probed at scrape time with the same probes as /readyz.
   appDeps.metrics.observeDependencies(() => dependencies.probe());
   const deps: AppDeps = { ...appDeps, auth: guardCredentialChecks(appDeps.auth, dependencies), apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies) };
+  const payments = paymentProviderFromConfig(deps.config);
+  // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
+  const built: { document?: unknown } = {};
+  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document)];
+  // Routes that read the raw request (the auth library, payment webhooks): mounted before express.json.
+  const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
+  const json = [
+    ...userRouteTable(deps),
+    ...whoamiRouteTable(deps),
+    ...scrapeRouteTable(deps),
+    ...userTemplateRouteTable(deps),
+    ...flowRouteTable(deps),
+    ...notificationRouteTable(deps),
+    ...consentRouteTable(deps),
+    ...paymentRouteTable(deps, payments),
+    ...subscriptionRouteTable(deps, payments),
+    ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),
+  ];
+  const routes: Route[] = [...open, ...raw, ...json];
+  built.document = buildOpenApi(routes, { title: 'Scrape API', version: '0.1.0', description: 'Generated from the route table (docs/api.md).' });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestContext(deps.logger, deps.metrics));
-  app.use(healthRoutes(deps, dependencies));
+  // Health, readiness, metrics and the API's own document answer while a dependency is down.
+  app.use(mountRoutes(express.Router(), deps, open));
   app.use(dependencyGate(dependencies));
-  app.use(authRoutes(deps));
-  const payments = paymentProviderFromConfig(deps.config);
-  // The provider's signature covers the raw body: parsed by express.raw inside, before express.json.
-  app.use(paymentWebhookRoutes(deps, payments));
+  // The provider's signature covers the raw body, and the auth library reads the raw request.
+  app.use(mountRoutes(express.Router(), deps, raw));
   // Routes that read the raw request (the auth library, payment webhooks) are mounted above this line.
   app.use(express.json({ limit: '1mb' }));
-  app.use(userRoutes(deps));
-  app.use(whoamiRoutes(deps));
-  app.use(scrapeRoutes(deps));
-  app.use(userTemplateRoutes(deps));
-  app.use(flowRoutes(deps));
-  app.use(notificationRoutes(deps));
-  app.use(consentRoutes(deps));
-  app.use(paymentRoutes(deps, payments));
-  app.use(subscriptionRoutes(deps, payments));
-  if (deps.config.DIAGNOSTICS_ENABLED) app.use(diagnosticsRoutes(deps));
+  app.use(mountRoutes(express.Router(), deps, json));
   app.use(notFound);
   app.use(createErrorHandler({ onDependencyFailure: (dependency) => dependencies.reportFailure(dependency) }));
-  return app;
+  return Object.assign(app, { routes });
 }

@@ -13,10 +13,12 @@
  * 4. the API-key plugin's own endpoints answer 404: keys are managed under /api/users.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { z } from 'zod';
 import { CLIENT_IP_HEADER, authBaseUrl, trustedOrigins } from '../../lib/auth-config';
 import { errorBody } from '../../lib/errors';
 import type { AppDeps } from '../app';
 import { MESSAGES, originVerdict } from '../middleware/auth';
+import { type Route, customRoute, mountRoutes, parsedBy } from '../route-table';
 import { signInSchema, signUpSchema } from '../schemas/accounts';
 import { parseOrUnprocessable } from '../validate';
 
@@ -24,7 +26,8 @@ import { parseOrUnprocessable } from '../validate';
 const KNOWN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/auth/sign-out', '/api/auth/get-session']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function authRoutes(deps: AppDeps): Router {
+/** The auth library's router, as it always was: the table declares it (`authRouteTable`). */
+function authLibraryRouter(deps: AppDeps): Router {
   const router = Router();
   const handler = deps.auth.nodeHandler;
   const trusted = trustedOrigins(deps.config).map((o) => o.toLowerCase());
@@ -65,4 +68,50 @@ export function authRoutes(deps: AppDeps): Router {
     handler(req, res).catch(next);
   });
   return router;
+}
+
+/** The library's answers: its own shape, `{code, message}` on errors. */
+const libraryError = z.object({ code: z.string(), message: z.string() }).meta({ id: 'AuthLibraryError' });
+const userSchema = z.looseObject({ id: z.string(), email: z.string(), name: z.string() });
+const sessionAnswer = z.looseObject({ token: z.string().nullable().optional(), user: userSchema });
+
+/**
+ * The auth library's routes, delegated (its own handler reads the raw request): the first entry
+ * mounts the whole router above; the others declare, for the document, the paths it serves.
+ */
+export function authRouteTable(deps: AppDeps): Route[] {
+  const doc = { credential: 'none', tag: 'auth', errors: ['VALIDATION_FAILED', 'INVALID_ORIGIN'] } as const;
+  return [
+    customRoute({
+      ...doc,
+      method: 'post',
+      path: '/api/auth/sign-up/email',
+      summary: 'Sign up with email and password (sets the session cookie)',
+      body: parsedBy(signUpSchema, (body) => body, { email: 'me@example.com', password: 'a-long-password', name: 'Me' }),
+      responses: { 200: sessionAnswer, 422: libraryError },
+      serves: ['/api/auth/api-key/*splat', '/api/auth/*splat'],
+      mount: (router) => router.use(authLibraryRouter(deps)),
+    }),
+    customRoute({
+      ...doc,
+      method: 'post',
+      path: '/api/auth/sign-in/email',
+      summary: 'Sign in with email and password (sets the session cookie `better-auth.session_token`)',
+      body: parsedBy(signInSchema, (body) => body, { email: 'me@example.com', password: 'a-long-password' }),
+      responses: { 200: sessionAnswer, 401: libraryError },
+    }),
+    customRoute({ ...doc, errors: ['INVALID_ORIGIN'], method: 'post', path: '/api/auth/sign-out', summary: 'Sign out (clears the session)', responses: { 200: z.object({ success: z.boolean() }) } }),
+    customRoute({
+      ...doc,
+      errors: [],
+      method: 'get',
+      path: '/api/auth/get-session',
+      summary: 'The current session and user (null when signed out)',
+      responses: { 200: z.object({ session: z.looseObject({ id: z.string() }), user: userSchema }).nullable() },
+    }),
+  ];
+}
+
+export function authRoutes(deps: AppDeps): Router {
+  return mountRoutes(Router(), deps, authRouteTable(deps));
 }

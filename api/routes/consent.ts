@@ -4,25 +4,40 @@
  * as one JSON document (no secrets: no key values or hashes, no session tokens, no password hash).
  */
 import { Router } from 'express';
+import { z } from 'zod';
 import { consentRecord, consentState, currentVersions, recordConsent } from '../../lib/consent';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../app';
-import { authenticate } from '../middleware/auth';
-import { consentSchema } from '../schemas/account-functions';
-import { parseOrUnprocessable } from '../validate';
+import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
+import { CONSENT_KINDS, consentSchema } from '../schemas/account-functions';
+import { anyObject, consentRecordSchema } from '../schemas/responses';
 import { keyRecord } from './users';
 
-export function consentRoutes(deps: AppDeps): Router {
-  const router = Router();
-  const session = authenticate(deps, { apiKey: false, session: true });
+const currentConsent = z.record(z.enum(CONSENT_KINDS), z.unknown());
 
-  router.get('/api/consent', session, async (req, res) => {
-    res.json({ versions: currentVersions(deps.config), ...(await consentState(deps.db, req.auth!.userId)) });
-  });
-
-  router.post('/api/consent', session, async (req, res) => {
-    const body = parseOrUnprocessable(consentSchema, req.body);
-    const userId = req.auth!.userId;
+export function consentRouteTable(deps: AppDeps): Route[] {
+  return [
+  route({
+    method: 'get',
+    path: '/api/consent',
+    credential: 'session',
+    tag: 'account',
+    summary: 'Consent: the current document versions, the state per kind and the history',
+    responses: { 200: z.looseObject({ versions: z.record(z.string(), z.string()), current: currentConsent, history: z.array(consentRecordSchema) }) },
+    errors: [],
+    handler: async ({ auth }) => reply(200, { versions: currentVersions(deps.config), ...(await consentState(deps.db, auth.userId)) }),
+  }),
+  route({
+    method: 'post',
+    path: '/api/consent',
+    credential: 'session',
+    tag: 'account',
+    summary: 'Grant or withdraw one kind of consent (a new record each time)',
+    body: unprocessable(consentSchema, { kind: 'marketing', granted: false }),
+    responses: { 201: z.object({ record: consentRecordSchema, current: currentConsent }) },
+    errors: ['VALIDATION_FAILED'],
+    handler: async ({ auth, body, req }) => {
+    const userId = auth.userId;
     const row = await recordConsent(deps.db, {
       userId,
       kind: body.kind,
@@ -33,11 +48,19 @@ export function consentRoutes(deps: AppDeps): Router {
       source: 'api',
     });
     const { current } = await consentState(deps.db, userId);
-    res.status(201).json({ record: consentRecord(row), current });
-  });
-
-  router.get('/api/users/export', session, async (req, res) => {
-    const userId = req.auth!.userId;
+    return reply(201, { record: consentRecord(row), current });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/users/export',
+    credential: 'session',
+    tag: 'account',
+    summary: "The account's own data as one JSON document (no secrets)",
+    responses: { 200: anyObject },
+    errors: [],
+    handler: async ({ auth }) => {
+    const userId = auth.userId;
     const db = deps.db;
     const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, emailVerified: true, image: true, createdAt: true, updatedAt: true, creditBalance: true } });
     if (!user) throw new AppError('UNAUTHORIZED', 'No valid session: sign in at POST /api/auth/sign-in/email');
@@ -59,8 +82,7 @@ export function consentRoutes(deps: AppDeps): Router {
       consentState(db, userId),
       db.notification.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } }),
     ]);
-    res.setHeader('content-disposition', `attachment; filename="account-${userId}.json"`);
-    res.json({
+    return reply(200, {
       exportedAt: new Date().toISOString(),
       account: user,
       apiKeys: keys.map((k) => keyRecord(k, user.creditBalance)),
@@ -74,8 +96,12 @@ export function consentRoutes(deps: AppDeps): Router {
       subscriptions,
       consent: consent.history,
       notifications,
-    });
-  });
+    }, { 'content-disposition': `attachment; filename="account-${userId}.json"` });
+    },
+  }),
+  ];
+}
 
-  return router;
+export function consentRoutes(deps: AppDeps): Router {
+  return mountRoutes(Router(), deps, consentRouteTable(deps));
 }

@@ -7,18 +7,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { type Request, type Response, Router } from 'express';
+import { Router } from 'express';
+import { z } from 'zod';
 import { flowRunCreditsByNode, getBalance } from '../../lib/credit';
 import { toJsonColumn } from '../../lib/db';
 import { AppError } from '../../lib/errors';
 import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutput, workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
-import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
+import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
-import { type FlowBody, minimumRunCost, parseFlow } from '../schemas/flows';
-import { rejectMalformedIds } from '../params';
+import { type FlowBody, flowBodySchema, flowPatchSchema, listRunsQuery, minimumRunCost, parseFlow, startRunQuery } from '../schemas/flows';
+import { flowRunSchema, flowRunSummarySchema, flowSchema, pageOf } from '../schemas/responses';
 
 type FlowRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flow']['findUnique']>>>;
 type FlowRunRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flowRun']['findUnique']>>>;
@@ -61,21 +62,30 @@ function runSummary(run: FlowRunRow) {
   };
 }
 
+const FLOW_EXAMPLE = {
+  name: 'titles',
+  nodes: [
+    { id: 'page', type: 'scrape', config: { url: 'https://example.com/', selectors: [{ name: 'links', selector: 'a', attribute: 'href', all: true }] } },
+    { id: 'each', type: 'foreach', needs: ['page'], config: { from: '{{page.data.links}}', request: { url: '{{item}}', selectors: ['h1'] } } },
+  ],
+};
+
 export function flowRoutes(deps: AppDeps): Router {
-  const router = Router();
-  rejectMalformedIds(router, 'id', 'runId');
-  const requireCaller = authenticate(deps, { apiKey: true, session: true });
+  return mountRoutes(Router(), deps, flowRouteTable(deps));
+}
+
+export function flowRouteTable(deps: AppDeps): Route[] {
   const { db } = deps;
 
   /** The caller's flow, or 404 (unknown or deleted) / 403 (another account's). */
-  async function ownFlow(req: Request): Promise<FlowRow> {
-    const flow = await db.flow.findUnique({ where: { id: String(req.params.id) } });
-    return ownedBy(flow?.deletedAt ? null : flow, req.auth!.userId, 'flow');
+  async function ownFlow(id: string, userId: string): Promise<FlowRow> {
+    const flow = await db.flow.findUnique({ where: { id } });
+    return ownedBy(flow?.deletedAt ? null : flow, userId, 'flow');
   }
 
-  async function ownRun(req: Request): Promise<{ flow: FlowRow; run: FlowRunRow }> {
-    const flow = await ownFlow(req);
-    const run = await db.flowRun.findUnique({ where: { id: String(req.params.runId) } });
+  async function ownRun(params: { id: string; runId: string }, userId: string): Promise<{ flow: FlowRow; run: FlowRunRow }> {
+    const flow = await ownFlow(params.id, userId);
+    const run = await db.flowRun.findUnique({ where: { id: params.runId } });
     if (!run || run.flowId !== flow.id) throw new AppError('NOT_FOUND', 'No run of this flow with that id');
     return { flow, run };
   }
@@ -145,136 +155,220 @@ export function flowRoutes(deps: AppDeps): Router {
     };
   }
 
-  router.post('/flows', requireCaller, async (req: Request, res: Response) => {
-    const flow = parseFlow(req.body);
-    const created = await db.flow.create({ data: { userId: req.auth!.userId, name: flow.name, description: flow.description, definition: toJsonColumn(flow.nodes) } });
-    res.status(201).json(flowBody(created));
-  });
-
-  router.get('/flows', requireCaller, async (req: Request, res: Response) => {
-    const flows = await db.flow.findMany({ where: { userId: req.auth!.userId, deletedAt: null }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
-    res.json({ flows: flows.map(flowBody) });
-  });
-
-  router.get('/flows/:id', requireCaller, async (req: Request, res: Response) => {
-    res.json(flowBody(await ownFlow(req)));
-  });
-
-  /** PATCH merges (any of name, description, nodes); PUT replaces (name and nodes required). Both bump the version. */
-  const update = (partial: boolean) => async (req: Request, res: Response) => {
-    const flow = await ownFlow(req);
+  const update = (partial: boolean) => async ({ auth, params, body }: { auth: { userId: string }; params: { id: string }; body: unknown }) => {
+    const flow = await ownFlow(params.id, auth.userId);
     const current: FlowBody = { name: flow.name, description: flow.description, nodes: flow.definition as unknown as FlowNodeDefinition[] };
-    const next = parseFlow(req.body, { partial, current: partial ? current : { ...current, description: null } });
+    const next = parseFlow(body, { partial, current: partial ? current : { ...current, description: null } });
     const updated = await db.flow.update({
       where: { id: flow.id },
       data: { name: next.name, description: next.description, definition: toJsonColumn(next.nodes), version: { increment: 1 } },
     });
-    res.json(flowBody(updated));
+    return reply(200, flowBody(updated));
   };
-  router.patch('/flows/:id', requireCaller, update(true));
-  router.put('/flows/:id', requireCaller, update(false));
 
-  router.delete('/flows/:id', requireCaller, async (req: Request, res: Response) => {
-    const flow = await ownFlow(req);
-    // Runs in flight stop with their flow (recorded as cancelled); finished runs stay for the record.
-    const live = await db.flowRun.findMany({ where: { flowId: flow.id, status: { in: ['queued', 'running'] } } });
-    if (live.length) {
-      const client = await deps.temporal.get();
-      await Promise.all(live.map((run) => client.workflow.getHandle(run.workflowId).cancel().catch(() => undefined)));
-    }
-    await db.flow.update({ where: { id: flow.id }, data: { deletedAt: new Date() } });
-    res.status(204).end();
-  });
+  return [
+    route({
+      method: 'post',
+      path: '/flows',
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole',
+      body: parsedBy(flowBodySchema, (body) => parseFlow(body), FLOW_EXAMPLE),
+      responses: { 201: flowSchema },
+      errors: ['VALIDATION_FAILED'],
+      handler: async ({ auth, body: flow }) => {
+        const created = await db.flow.create({ data: { userId: auth.userId, name: flow.name, description: flow.description, definition: toJsonColumn(flow.nodes) } });
+        return reply(201, flowBody(created));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/flows',
+      credential: 'either',
+      tag: 'flows',
+      summary: "The account's flows",
+      responses: { 200: z.object({ flows: z.array(flowSchema) }) },
+      errors: [],
+      handler: async ({ auth }) => {
+        const flows = await db.flow.findMany({ where: { userId: auth.userId, deletedAt: null }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+        return reply(200, { flows: flows.map(flowBody) });
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/flows/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'One flow',
+      responses: { 200: flowSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => reply(200, flowBody(await ownFlow(params.id, auth.userId))),
+    }),
+    /** PATCH merges (any of name, description, nodes); PUT replaces (name and nodes required). Both bump the version. */
+    route({
+      method: 'patch',
+      path: '/flows/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Change any of name, description, nodes (a new version; runs in flight keep theirs)',
+      // Validated in the handler, merged with the stored flow (after the ownership check).
+      body: parsedBy(flowPatchSchema, (body) => body),
+      responses: { 200: flowSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED'],
+      handler: update(true),
+    }),
+    route({
+      method: 'put',
+      path: '/flows/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Replace a flow (a new version)',
+      body: parsedBy(flowBodySchema, (body) => body, FLOW_EXAMPLE),
+      responses: { 200: flowSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED'],
+      handler: update(false),
+    }),
+    route({
+      method: 'delete',
+      path: '/flows/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Delete a flow; its runs in flight are cancelled',
+      responses: { 204: null },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => {
+        const flow = await ownFlow(params.id, auth.userId);
+        // Runs in flight stop with their flow (recorded as cancelled); finished runs stay for the record.
+        const live = await db.flowRun.findMany({ where: { flowId: flow.id, status: { in: ['queued', 'running'] } } });
+        if (live.length) {
+          const client = await deps.temporal.get();
+          await Promise.all(live.map((run) => client.workflow.getHandle(run.workflowId).cancel().catch(() => undefined)));
+        }
+        await db.flow.update({ where: { id: flow.id }, data: { deletedAt: new Date() } });
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/flows/:id/runs',
+      params: ['id'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with the run id)',
+      query: parsedBy(startRunQuery, (query) => startRunQuery.parse(query)),
+      responses: { 200: flowRunSchema, 202: flowRunSummarySchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'TIMEOUT'],
+      handler: async ({ auth, params, query: { wait } }) => {
+        const flow = await ownFlow(params.id, auth.userId);
+        const nodes = flow.definition as unknown as FlowNodeDefinition[];
+        const minimum = minimumRunCost(nodes);
+        const balance = await getBalance(db, auth.userId);
+        if (balance < minimum) {
+          throw new AppError('INSUFFICIENT_CREDIT', `This flow's scrape nodes cost at least ${minimum} credits; ${balance} remaining`, { remaining: balance, cost: minimum });
+        }
 
-  router.post('/flows/:id/runs', requireCaller, async (req: Request, res: Response) => {
-    const flow = await ownFlow(req);
-    const wait = req.query.wait === 'true' || req.query.wait === '1';
-    const nodes = flow.definition as unknown as FlowNodeDefinition[];
-    const auth = req.auth!;
-    const minimum = minimumRunCost(nodes);
-    const balance = await getBalance(db, auth.userId);
-    if (balance < minimum) {
-      throw new AppError('INSUFFICIENT_CREDIT', `This flow's scrape nodes cost at least ${minimum} credits; ${balance} remaining`, { remaining: balance, cost: minimum });
-    }
+        const runId = randomUUID();
+        const workflowId = workflowIds.flowRun(flow.id, runId);
+        // The run and one row per node, together: a run is never half-recorded.
+        const run = await db.$transaction(async (tx) => {
+          const created = await tx.flowRun.create({
+            data: { id: runId, flowId: flow.id, flowVersion: flow.version, definition: toJsonColumn(nodes), userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId },
+          });
+          await tx.flowRunNode.createMany({ data: nodes.map((n) => ({ runId, nodeId: n.id, type: n.type, status: 'pending' })) });
+          return created;
+        });
+        const input: FlowWorkflowInput = {
+          flowRunId: runId,
+          flowId: flow.id,
+          flowVersion: flow.version,
+          userId: auth.userId,
+          apiKeyId: auth.apiKeyId,
+          nodes,
+          browserQueue: deps.queues.browser,
+        };
+        const client = await deps.temporal.get();
+        let handle: WorkflowHandle;
+        try {
+          handle = await client.workflow.start('flowWorkflow', {
+            taskQueue: deps.queues.main,
+            workflowId,
+            args: [input],
+            memo: { accountId: auth.userId, flowId: flow.id, flowName: flow.name, flowVersion: flow.version },
+            searchAttributes: { FlowId: [flow.id], AccountId: [auth.userId] },
+          });
+        } catch (error) {
+          await db.flowRun.update({ where: { id: runId }, data: { status: 'failed', error: { code: 'INTERNAL', message: 'the run could not be started' }, finishedAt: new Date() } });
+          throw error;
+        }
 
-    const runId = randomUUID();
-    const workflowId = workflowIds.flowRun(flow.id, runId);
-    // The run and one row per node, together: a run is never half-recorded.
-    const run = await db.$transaction(async (tx) => {
-      const created = await tx.flowRun.create({
-        data: { id: runId, flowId: flow.id, flowVersion: flow.version, definition: toJsonColumn(nodes), userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId },
-      });
-      await tx.flowRunNode.createMany({ data: nodes.map((n) => ({ runId, nodeId: n.id, type: n.type, status: 'pending' })) });
-      return created;
-    });
-    const input: FlowWorkflowInput = {
-      flowRunId: runId,
-      flowId: flow.id,
-      flowVersion: flow.version,
-      userId: auth.userId,
-      apiKeyId: auth.apiKeyId,
-      nodes,
-      browserQueue: deps.queues.browser,
-    };
-    const client = await deps.temporal.get();
-    let handle: WorkflowHandle;
-    try {
-      handle = await client.workflow.start('flowWorkflow', {
-        taskQueue: deps.queues.main,
-        workflowId,
-        args: [input],
-        memo: { accountId: auth.userId, flowId: flow.id, flowName: flow.name, flowVersion: flow.version },
-        searchAttributes: { FlowId: [flow.id], AccountId: [auth.userId] },
-      });
-    } catch (error) {
-      await db.flowRun.update({ where: { id: runId }, data: { status: 'failed', error: { code: 'INTERNAL', message: 'the run could not be started' }, finishedAt: new Date() } });
-      throw error;
-    }
-
-    if (!wait) {
-      res.status(202).json(runSummary(run));
-      return;
-    }
-    const outcome = await awaitWorkflow<FlowWorkflowOutput>(client, handle, deps.config.SYNC_TIMEOUT_MS).catch((error: unknown) => {
-      // Cancelled or terminated while we waited: the run's record says what happened.
-      deps.logger.info({ runId, err: error }, 'flow run ended without a result');
-      return { timedOut: false as const, result: undefined };
-    });
-    if (outcome.timedOut) {
-      throw new AppError('TIMEOUT', `The flow run did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch it later from /flows/${flow.id}/runs/${runId}`, {
-        id: runId,
-        links: runLinks(flow.id, runId),
-      });
-    }
-    res.json(await runBody(await db.flowRun.findUniqueOrThrow({ where: { id: runId } })));
-  });
-
-  router.get('/flows/:id/runs', requireCaller, async (req: Request, res: Response) => {
-    const flow = await ownFlow(req);
-    const limit = Math.min(Math.max(Number.parseInt(typeof req.query.limit === 'string' ? req.query.limit : '50', 10) || 50, 1), 200);
-    const cursor = decodeCursor(typeof req.query.cursor === 'string' ? req.query.cursor : undefined);
-    const rows = await db.flowRun.findMany({ where: { flowId: flow.id, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: limit + 1 });
-    const { items, nextCursor } = page(rows, limit);
-    res.json({ runs: items.map(runSummary), nextCursor });
-  });
-
-  router.get('/flows/:id/runs/:runId', requireCaller, async (req: Request, res: Response) => {
-    const { run } = await ownRun(req);
-    res.json(await runBody(run));
-  });
-
-  router.post('/flows/:id/runs/:runId/cancel', requireCaller, async (req: Request, res: Response) => {
-    const { run } = await ownRun(req);
-    if (FINISHED.has(run.status)) throw new AppError('CONFLICT', `The run already finished (${run.status})`, { id: run.id, status: run.status });
-    const client = await deps.temporal.get();
-    const handle = client.workflow.getHandle(run.workflowId);
-    // A run whose workflow already closed cannot be cancelled again; its record tells the rest.
-    await handle.cancel().catch((error: unknown) => deps.logger.info({ runId: run.id, err: error }, 'cancel of a closed flow run'));
-    // Give the run a moment to stop its nodes and record the cancellation, then show it.
-    await awaitWorkflow(client, handle, CANCEL_WAIT_MS).catch(() => undefined);
-    const after = await db.flowRun.findUniqueOrThrow({ where: { id: run.id } });
-    res.status(FINISHED.has(after.status) ? 200 : 202).json(await runBody(after));
-  });
-
-  return router;
+        if (!wait) return reply(202, runSummary(run));
+        const outcome = await awaitWorkflow<FlowWorkflowOutput>(client, handle, deps.config.SYNC_TIMEOUT_MS).catch((error: unknown) => {
+          // Cancelled or terminated while we waited: the run's record says what happened.
+          deps.logger.info({ runId, err: error }, 'flow run ended without a result');
+          return { timedOut: false as const, result: undefined };
+        });
+        if (outcome.timedOut) {
+          throw new AppError('TIMEOUT', `The flow run did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch it later from /flows/${flow.id}/runs/${runId}`, {
+            id: runId,
+            links: runLinks(flow.id, runId),
+          });
+        }
+        return reply(200, await runBody(await db.flowRun.findUniqueOrThrow({ where: { id: runId } })));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/flows/:id/runs',
+      params: ['id'],
+      credential: 'either',
+      tag: 'flows',
+      summary: "A flow's runs, newest first",
+      query: parsedBy(listRunsQuery, (query) => listRunsQuery.parse(query)),
+      responses: { 200: pageOf('runs', flowRunSummarySchema) },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'BAD_REQUEST'],
+      handler: async ({ auth, params, query: { limit, cursor } }) => {
+        const flow = await ownFlow(params.id, auth.userId);
+        const rows = await db.flowRun.findMany({ where: { flowId: flow.id, ...afterCursor(decodeCursor(cursor)) }, orderBy: NEWEST_FIRST, take: limit + 1 });
+        const { items, nextCursor } = page(rows, limit);
+        return reply(200, { runs: items.map(runSummary), nextCursor });
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/flows/:id/runs/:runId',
+      params: ['id', 'runId'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'A run: each node with its status, attempts, output, credits and error; foreach items',
+      responses: { 200: flowRunSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => reply(200, await runBody((await ownRun(params, auth.userId)).run)),
+    }),
+    route({
+      method: 'post',
+      path: '/flows/:id/runs/:runId/cancel',
+      params: ['id', 'runId'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Cancel a run: 200 once it recorded its cancellation, 202 while it is still stopping',
+      responses: { 200: flowRunSchema, 202: flowRunSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
+      handler: async ({ auth, params }) => {
+        const { run } = await ownRun(params, auth.userId);
+        if (FINISHED.has(run.status)) throw new AppError('CONFLICT', `The run already finished (${run.status})`, { id: run.id, status: run.status });
+        const client = await deps.temporal.get();
+        const handle = client.workflow.getHandle(run.workflowId);
+        // A run whose workflow already closed cannot be cancelled again; its record tells the rest.
+        await handle.cancel().catch((error: unknown) => deps.logger.info({ runId: run.id, err: error }, 'cancel of a closed flow run'));
+        // Give the run a moment to stop its nodes and record the cancellation, then show it.
+        await awaitWorkflow(client, handle, CANCEL_WAIT_MS).catch(() => undefined);
+        const after = await db.flowRun.findUniqueOrThrow({ where: { id: run.id } });
+        return reply(FINISHED.has(after.status) ? 200 : 202, await runBody(after));
+      },
+    }),
+  ];
 }

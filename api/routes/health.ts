@@ -1,7 +1,10 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { errorBody } from '../../lib/errors';
 import type { AppDeps } from '../app';
 import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
+import { type Route, customRoute, mountRoutes, reply, route } from '../route-table';
+import { errorBodySchema } from '../schemas/responses';
 
 /** Not checks of this API: itself and its sibling replicas (api, api-1, api-2), the Temporal UI. */
 const NOT_CHECKS = /^(api(-\d+)?|temporal-ui)$/;
@@ -36,38 +39,72 @@ async function supervisedChecks(supervisorUrl: string | undefined): Promise<{ ch
   }
 }
 
+const checksSchema = z.record(z.string(), z.string());
+
+export function healthRouteTable(deps: AppDeps, dependencies: DependencyMonitor): Route[] {
+  return [
+    /** Liveness: the process answers. */
+    route({
+      method: 'get',
+      path: '/healthz',
+      credential: 'none',
+      tag: 'operations',
+      summary: 'Liveness: the process answers',
+      responses: { 200: z.object({ status: z.literal('ok') }) },
+      errors: [],
+      handler: () => reply(200, { status: 'ok' }),
+    }),
+    /**
+     * Readiness: PostgreSQL and Temporal answer (and, under `npm start`, every supervised process
+     * runs). Otherwise 503 in the standard body with `status: "degraded"` and why.
+     */
+    route({
+      method: 'get',
+      path: '/readyz',
+      credential: 'none',
+      tag: 'operations',
+      summary: 'Readiness: PostgreSQL, Temporal and the supervised processes (503 with the reasons otherwise)',
+      responses: {
+        200: z.object({ status: z.literal('ready'), checks: checksSchema }),
+        503: errorBodySchema.extend({ status: z.enum(['starting', 'degraded']), checks: checksSchema }),
+      },
+      errors: ['NOT_READY'],
+      handler: async () => {
+        const [probed, supervised] = await Promise.all([dependencies.probe(), supervisedChecks(deps.config.SUPERVISOR_URL)]);
+        // A probe that fails says 'unreachable'; one that passes defers to the supervisor ('restarting').
+        const checks: Record<string, string> = { ...supervised?.checks };
+        for (const name of ['database', 'temporal'] as const) {
+          checks[name] = probed[name] !== 'ok' ? 'unreachable' : (supervised?.checks[name] ?? 'ok');
+        }
+        const reasons = Object.entries(checks)
+          .filter(([, value]) => value !== 'ok')
+          .map(([name, value]) => {
+            if (name === 'database' || name === 'temporal') return `${DEPENDENCY_LABEL[name]} ${value}${probed[name] !== 'ok' ? ` (${probed[name]})` : ''}`;
+            return `${name} ${value}`;
+          });
+        if (reasons.length === 0) return reply(200, { status: 'ready', checks });
+        const status = supervised?.starting ? 'starting' : 'degraded';
+        return reply(503, { ...errorBody('NOT_READY', `${status === 'starting' ? 'Starting' : 'Degraded'}: ${reasons.join('; ')}`), status, checks });
+      },
+    }),
+    /** Prometheus text: a stream of its own content type, so a custom handler. */
+    customRoute({
+      method: 'get',
+      path: '/metrics',
+      credential: 'none',
+      tag: 'operations',
+      summary: 'Prometheus metrics (text exposition format)',
+      responses: { 200: z.string() },
+      responseContentType: 'text/plain; version=0.0.4',
+      errors: [],
+      mount: (router) =>
+        router.get('/metrics', async (_req, res) => {
+          res.type(deps.metrics.registry.contentType).send(await deps.metrics.exposition());
+        }),
+    }),
+  ];
+}
+
 export function healthRoutes(deps: AppDeps, dependencies: DependencyMonitor): Router {
-  const router = Router();
-  /** Liveness: the process answers. */
-  router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  /**
-   * Readiness: PostgreSQL and Temporal answer (and, under `npm start`, every supervised process
-   * runs). Otherwise 503 in the standard body with `status: "degraded"` and why.
-   */
-  router.get('/readyz', async (_req, res) => {
-    const [probed, supervised] = await Promise.all([dependencies.probe(), supervisedChecks(deps.config.SUPERVISOR_URL)]);
-    // A probe that fails says 'unreachable'; one that passes defers to the supervisor ('restarting').
-    const checks: Record<string, string> = { ...supervised?.checks };
-    for (const name of ['database', 'temporal'] as const) {
-      checks[name] = probed[name] !== 'ok' ? 'unreachable' : (supervised?.checks[name] ?? 'ok');
-    }
-    const reasons = Object.entries(checks)
-      .filter(([, value]) => value !== 'ok')
-      .map(([name, value]) => {
-        if (name === 'database' || name === 'temporal') return `${DEPENDENCY_LABEL[name]} ${value}${probed[name] !== 'ok' ? ` (${probed[name]})` : ''}`;
-        return `${name} ${value}`;
-      });
-    if (reasons.length === 0) {
-      res.json({ status: 'ready', checks });
-      return;
-    }
-    const status = supervised?.starting ? 'starting' : 'degraded';
-    res.status(503).json({ ...errorBody('NOT_READY', `${status === 'starting' ? 'Starting' : 'Degraded'}: ${reasons.join('; ')}`), status, checks });
-  });
-  router.get('/metrics', async (_req, res) => {
-    res.type(deps.metrics.registry.contentType).send(await deps.metrics.exposition());
-  });
-  return router;
+  return mountRoutes(Router(), deps, healthRouteTable(deps, dependencies));
 }

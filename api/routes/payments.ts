@@ -6,17 +6,18 @@
  * `paymentWebhookRoutes`, mounted before the JSON parser: the signature covers the raw bytes.
  */
 import express, { type Request, Router } from 'express';
+import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, localEvent, signLocalEvent } from '../../lib/payments/provider';
 import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../lib/payments/service';
 import { activateSubscription, currentPeriod } from '../../lib/subscriptions';
 import type { AppDeps } from '../app';
-import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
+import { type Route, badRequest, customRoute, mountRoutes, parsedBy, reply, route, unprocessable } from '../route-table';
 import { createPaymentSchema, listQuery, localEventSchema } from '../schemas/account-functions';
-import { parseBody, parseOrUnprocessable } from '../validate';
+import { pageOf, paymentSchema } from '../schemas/responses';
+import { parseOrUnprocessable } from '../validate';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
-import { rejectMalformedIds } from '../params';
 
 export function requireProvider(provider: PaymentProvider | undefined): PaymentProvider {
   if (!provider) throw new AppError('PAYMENTS_UNAVAILABLE', 'Payments are not enabled on this service (PAYMENT_PROVIDER=none)');
@@ -47,68 +48,125 @@ export function subscriptionPaidHook(deps: AppDeps) {
   };
 }
 
+const webhookResponse = z.object({ received: z.literal(true), outcome: z.string(), paymentId: z.string().nullable(), status: z.string().nullable() });
+
+/** The provider's webhook: its signature covers the raw body, so it keeps its own handlers (express.raw). */
+export function paymentWebhookRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
+  return [
+    customRoute({
+      method: 'post',
+      path: '/api/payments/webhook/:provider',
+      credential: 'signature',
+      tag: 'payments',
+      summary: "The payment provider's webhook (signed; the raw body is verified)",
+      body: parsedBy(z.unknown(), (body) => body),
+      bodyContentType: 'application/octet-stream',
+      responses: { 200: webhookResponse },
+      errors: ['NOT_FOUND', 'BAD_REQUEST'],
+      mount: (router) =>
+        router.post('/api/payments/webhook/:provider', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+          if (!provider || req.params.provider !== provider.name) throw new AppError('NOT_FOUND', `No payment provider ${String(req.params.provider)} on this service`);
+          const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          let event;
+          try {
+            event = provider.verifyWebhook(raw, req.headers);
+          } catch (error) {
+            if (error instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', error.message);
+            throw error;
+          }
+          const result = await applyProviderEvent(deps.db, provider.name, event, { plans: deps.config.SUBSCRIPTION_PLANS, subscriptionPaid: subscriptionPaidHook(deps) });
+          res.json({ received: true, outcome: result.outcome, paymentId: result.payment?.id ?? null, status: result.payment?.status ?? null });
+        }),
+    }),
+  ];
+}
+
 export function paymentWebhookRoutes(deps: AppDeps, provider: PaymentProvider | undefined): Router {
-  const router = Router();
-  router.post('/api/payments/webhook/:provider', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
-    if (!provider || req.params.provider !== provider.name) throw new AppError('NOT_FOUND', `No payment provider ${String(req.params.provider)} on this service`);
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    let event;
-    try {
-      event = provider.verifyWebhook(raw, req.headers);
-    } catch (error) {
-      if (error instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', error.message);
-      throw error;
-    }
-    const result = await applyProviderEvent(deps.db, provider.name, event, { plans: deps.config.SUBSCRIPTION_PLANS, subscriptionPaid: subscriptionPaidHook(deps) });
-    res.json({ received: true, outcome: result.outcome, paymentId: result.payment?.id ?? null, status: result.payment?.status ?? null });
-  });
-  return router;
+  return mountRoutes(Router(), deps, paymentWebhookRouteTable(deps, provider));
+}
+
+export function paymentRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
+  const ownPayment = async (id: string, userId: string): Promise<PaymentRow> => ownedBy(await deps.db.payment.findUnique({ where: { id } }), userId, 'payment');
+  return [
+    route({
+      method: 'get',
+      path: '/api/payments/packs',
+      credential: 'session',
+      tag: 'payments',
+      summary: 'The credit packs on sale and the payment provider',
+      responses: { 200: z.object({ provider: z.string(), packs: z.array(z.looseObject({ id: z.string(), credits: z.int(), priceCents: z.int(), currency: z.string() })) }) },
+      errors: [],
+      handler: () => reply(200, { provider: deps.config.PAYMENT_PROVIDER, packs: deps.config.CREDIT_PACKS }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/payments',
+      credential: 'session',
+      tag: 'payments',
+      summary: 'Buy a credit pack: a payment and its checkout at the provider',
+      body: unprocessable(createPaymentSchema, { packId: 'starter' }),
+      responses: { 201: paymentSchema },
+      errors: ['VALIDATION_FAILED', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
+      handler: async ({ auth, body, req }) => {
+        const pack = deps.config.CREDIT_PACKS.find((p) => p.id === body.packId);
+        if (!pack) throw new AppError('VALIDATION_FAILED', [`packId must be one of ${deps.config.CREDIT_PACKS.map((p) => JSON.stringify(p.id)).join(', ')}`]);
+        const payment = await createPayment(
+          { db: deps.db, config: deps.config, provider: requireProvider(provider) },
+          { userId: auth.userId, purpose: 'pack', packId: pack.id, credits: pack.credits, amountCents: pack.priceCents, currency: pack.currency, description: pack.name },
+          baseUrl(deps, req),
+        );
+        return reply(201, paymentRecord(payment));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/payments',
+      credential: 'session',
+      tag: 'payments',
+      summary: "The account's payments, newest first",
+      query: badRequest(listQuery),
+      responses: { 200: pageOf('payments', paymentSchema) },
+      errors: ['BAD_REQUEST'],
+      handler: async ({ auth, query }) => {
+        const rows = await deps.db.payment.findMany({ where: { userId: auth.userId, ...afterCursor(decodeCursor(query.cursor)) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+        const { items, nextCursor } = page(rows, query.limit);
+        return reply(200, { payments: items.map(paymentRecord), nextCursor });
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/payments/:id',
+      params: ['id'],
+      credential: 'session',
+      tag: 'payments',
+      summary: 'One payment',
+      responses: { 200: paymentSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => reply(200, paymentRecord(await ownPayment(params.id, auth.userId))),
+    }),
+    /** Local provider only: the signed webhook request for this payment, to POST to the webhook URL. */
+    route({
+      method: 'post',
+      path: '/api/payments/:id/local-webhook',
+      params: ['id'],
+      credential: 'session',
+      tag: 'payments',
+      summary: 'Local provider only: the signed webhook request the provider would send for this payment',
+      // Parsed in the handler: the provider check comes first (404 on any other provider).
+      body: parsedBy(localEventSchema, (body) => body, { outcome: 'succeeded' }),
+      responses: { 200: z.object({ method: z.literal('POST'), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }) },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED'],
+      handler: async ({ auth, params, body: raw }) => {
+        if (provider?.name !== 'local') throw new AppError('NOT_FOUND', 'Only the local payment provider produces test webhooks');
+        const body = parseOrUnprocessable(localEventSchema, raw);
+        const payment = await ownPayment(params.id, auth.userId);
+        const signed = signLocalEvent(localPaymentSecret(deps.config), localEvent(body.outcome, payment.id));
+        return reply(200, { method: 'POST', url: '/api/payments/webhook/local', headers: { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: signed.signature }, body: signed.body });
+      },
+    }),
+  ];
 }
 
 export function paymentRoutes(deps: AppDeps, provider: PaymentProvider | undefined): Router {
-  const router = Router();
-  rejectMalformedIds(router, 'id');
-  const session = authenticate(deps, { apiKey: false, session: true });
-
-  async function ownPayment(req: Request): Promise<PaymentRow> {
-    return ownedBy(await deps.db.payment.findUnique({ where: { id: String(req.params.id) } }), req.auth!.userId, 'payment');
-  }
-
-  router.get('/api/payments/packs', session, (_req, res) => {
-    res.json({ provider: deps.config.PAYMENT_PROVIDER, packs: deps.config.CREDIT_PACKS });
-  });
-
-  router.post('/api/payments', session, async (req, res) => {
-    const body = parseOrUnprocessable(createPaymentSchema, req.body);
-    const pack = deps.config.CREDIT_PACKS.find((p) => p.id === body.packId);
-    if (!pack) throw new AppError('VALIDATION_FAILED', [`packId must be one of ${deps.config.CREDIT_PACKS.map((p) => JSON.stringify(p.id)).join(', ')}`]);
-    const payment = await createPayment(
-      { db: deps.db, config: deps.config, provider: requireProvider(provider) },
-      { userId: req.auth!.userId, purpose: 'pack', packId: pack.id, credits: pack.credits, amountCents: pack.priceCents, currency: pack.currency, description: pack.name },
-      baseUrl(deps, req),
-    );
-    res.status(201).json(paymentRecord(payment));
-  });
-
-  router.get('/api/payments', session, async (req, res) => {
-    const query = parseBody(listQuery, req.query);
-    const rows = await deps.db.payment.findMany({ where: { userId: req.auth!.userId, ...afterCursor(decodeCursor(query.cursor)) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
-    const { items, nextCursor } = page(rows, query.limit);
-    res.json({ payments: items.map(paymentRecord), nextCursor });
-  });
-
-  router.get('/api/payments/:id', session, async (req, res) => {
-    res.json(paymentRecord(await ownPayment(req)));
-  });
-
-  /** Local provider only: the signed webhook request for this payment, to POST to the webhook URL. */
-  router.post('/api/payments/:id/local-webhook', session, async (req, res) => {
-    if (provider?.name !== 'local') throw new AppError('NOT_FOUND', 'Only the local payment provider produces test webhooks');
-    const body = parseOrUnprocessable(localEventSchema, req.body);
-    const payment = await ownPayment(req);
-    const signed = signLocalEvent(localPaymentSecret(deps.config), localEvent(body.outcome, payment.id));
-    res.json({ method: 'POST', url: '/api/payments/webhook/local', headers: { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: signed.signature }, body: signed.body });
-  });
-
-  return router;
+  return mountRoutes(Router(), deps, paymentRouteTable(deps, provider));
 }

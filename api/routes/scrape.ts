@@ -1,40 +1,60 @@
-import { type Request, type Response, Router } from 'express';
+import { Router } from 'express';
 import { getBalance } from '../../lib/credit';
 import type { AppDeps } from '../app';
-import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
+import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { failedRunBody, runBody, startScrapeRun } from '../scrape-run';
-import { parseScrapeRequest } from '../schemas/scrape';
-import { rejectMalformedIds } from '../params';
+import { parseScrapeRequest, scrapeRequestSchema } from '../schemas/scrape';
+import { errorBodySchema, queuedRunSchema, runResultSchema, runStatusSchema } from '../schemas/responses';
 
 export { runBody } from '../scrape-run';
 
+/** The example the document shows for a scrape request. */
+export const SCRAPE_EXAMPLE = {
+  url: 'https://example.com/',
+  mode: 'http',
+  selectors: ['h1', { name: 'links', selector: 'a', attribute: 'href', all: true }],
+  options: { retry_count: 2, timeout_ms: 20000 },
+};
+
+/** Failed-run answers carry the failure's own status (403, 502, …) in the standard error body. */
+const scrapeResponses = { 200: runResultSchema, 202: queuedRunSchema, 403: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema };
+
+export function scrapeRouteTable(deps: AppDeps): Route[] {
+  return [
+    route({
+      method: 'post',
+      path: '/webhook/unblocker',
+      credential: 'apiKey',
+      tag: 'scraping',
+      summary: 'Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)',
+      body: parsedBy(scrapeRequestSchema, parseScrapeRequest, SCRAPE_EXAMPLE),
+      responses: scrapeResponses,
+      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'TIMEOUT'],
+      handler: async ({ auth, body }) => (await startScrapeRun(deps, auth, body)) as Reply<typeof scrapeResponses>,
+    }),
+    route({
+      method: 'get',
+      path: '/webhook/runs/:id',
+      params: ['id'],
+      credential: 'apiKey',
+      tag: 'scraping',
+      summary: 'A scrape run: its status, then its result or error',
+      responses: { 200: runStatusSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => {
+        const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id } }), auth.userId, 'run');
+        const base = { id: run.id, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt, links: { self: `/webhook/runs/${run.id}` } };
+        if (run.status === 'succeeded') return reply(200, { ...base, result: runBody(run, await getBalance(deps.sql, auth.userId)) });
+        if (run.status === 'failed') return reply(200, { ...base, error: failedRunBody(run).body });
+        // A flow run's scrape stopped by a cancel: what it spent stays spent.
+        if (run.status === 'cancelled') return reply(200, { ...base, attempts: run.attempts, error: run.error });
+        return reply(200, { ...base, attempts: run.attempts });
+      },
+    }),
+  ];
+}
+
 export function scrapeRoutes(deps: AppDeps): Router {
-  const router = Router();
-  rejectMalformedIds(router, 'id');
-  const requireApiKey = authenticate(deps, { apiKey: true, session: false });
-
-  router.post('/webhook/unblocker', requireApiKey, async (req: Request, res: Response) => {
-    const auth = req.auth!;
-    const answer = await startScrapeRun(deps, auth, parseScrapeRequest(req.body));
-    res.status(answer.status).json(answer.body);
-  });
-
-  router.get('/webhook/runs/:id', requireApiKey, async (req: Request, res: Response) => {
-    const auth = req.auth!;
-    const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: String(req.params.id) } }), auth.userId, 'run');
-    const base = { id: run.id, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt, links: { self: `/webhook/runs/${run.id}` } };
-    if (run.status === 'succeeded') {
-      res.json({ ...base, result: runBody(run, await getBalance(deps.sql, auth.userId)) });
-    } else if (run.status === 'failed') {
-      res.json({ ...base, error: failedRunBody(run).body });
-    } else if (run.status === 'cancelled') {
-      // A flow run's scrape stopped by a cancel: what it spent stays spent.
-      res.json({ ...base, attempts: run.attempts, error: run.error });
-    } else {
-      res.json({ ...base, attempts: run.attempts });
-    }
-  });
-
-  return router;
+  return mountRoutes(Router(), deps, scrapeRouteTable(deps));
 }

@@ -6,16 +6,16 @@
  * POST /webhook/unblocker: 200 result, 402, failure body, or 504 with the run id past
  * SYNC_TIMEOUT_MS. Another account's template → 403; unknown → 404.
  */
-import { type Request, type Response, Router } from 'express';
+import { Router } from 'express';
+import { z } from 'zod';
 import { toJsonColumn } from '../../lib/db';
 import { workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
-import { authenticate } from '../middleware/auth';
 import { ownedBy } from '../ownership';
+import { type Reply, type Route, mountRoutes, parsedBy, reply, route, unprocessable } from '../route-table';
 import { startScrapeRun } from '../scrape-run';
-import { assertValidTemplate, createTemplateSchema, renderRun, type TemplateParam, updateTemplateSchema } from '../schemas/user-templates';
-import { parseOrUnprocessable } from '../validate';
-import { rejectMalformedIds } from '../params';
+import { errorBodySchema, queuedRunSchema, runResultSchema, templateSchema } from '../schemas/responses';
+import { assertValidTemplate, createTemplateSchema, renderRun, runTemplateSchema, type TemplateParam, updateTemplateSchema } from '../schemas/user-templates';
 
 type TemplateRow = NonNullable<Awaited<ReturnType<AppDeps['db']['userTemplate']['findUnique']>>>;
 
@@ -23,70 +23,123 @@ function templateBody(t: TemplateRow) {
   return { id: t.id, name: t.name, description: t.description, request: t.request, params: t.params, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
+const TEMPLATE_EXAMPLE = { name: 'title', request: { url: '{{page}}', selectors: ['h1'] }, params: [{ name: 'page', type: 'url', required: true }] };
+/** A template run answers like POST /webhook/unblocker. */
+const runResponses = { 200: runResultSchema, 202: queuedRunSchema, 403: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema };
+
+export function userTemplateRouteTable(deps: AppDeps): Route[] {
+  /** The caller's template, or 404 (unknown) / 403 (another account's). */
+  const ownTemplate = async (id: string, userId: string): Promise<TemplateRow> => ownedBy(await deps.db.userTemplate.findUnique({ where: { id } }), userId, 'template');
+  return [
+    route({
+      method: 'post',
+      path: '/user-templates',
+      credential: 'either',
+      tag: 'templates',
+      summary: 'Save a scrape request with {{param}} placeholders',
+      body: unprocessable(createTemplateSchema, TEMPLATE_EXAMPLE),
+      responses: { 201: templateSchema },
+      errors: ['VALIDATION_FAILED'],
+      handler: async ({ auth, body }) => {
+        assertValidTemplate(body.request, body.params);
+        const created = await deps.db.userTemplate.create({
+          data: { userId: auth.userId, name: body.name, description: body.description ?? null, request: toJsonColumn(body.request), params: toJsonColumn(body.params) },
+        });
+        return reply(201, templateBody(created));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/user-templates',
+      credential: 'either',
+      tag: 'templates',
+      summary: "The account's templates",
+      responses: { 200: z.object({ templates: z.array(templateSchema) }) },
+      errors: [],
+      handler: async ({ auth }) => {
+        const templates = await deps.db.userTemplate.findMany({ where: { userId: auth.userId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+        return reply(200, { templates: templates.map(templateBody) });
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/user-templates/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'templates',
+      summary: 'One template',
+      responses: { 200: templateSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => reply(200, templateBody(await ownTemplate(params.id, auth.userId))),
+    }),
+    route({
+      method: 'patch',
+      path: '/user-templates/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'templates',
+      summary: 'Change a template (the merged template must be valid as a whole)',
+      body: unprocessable(updateTemplateSchema),
+      responses: { 200: templateSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED'],
+      handler: async ({ auth, params, body: patch }) => {
+        const template = await ownTemplate(params.id, auth.userId);
+        const request = patch.request ?? (template.request as Record<string, unknown>);
+        const params_ = patch.params ?? (template.params as unknown as TemplateParam[]);
+        // The merged template must be valid as a whole (new placeholders need declared params, and so on).
+        assertValidTemplate(request, params_);
+        const updated = await deps.db.userTemplate.update({
+          where: { id: template.id },
+          data: {
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.description !== undefined ? { description: patch.description } : {}),
+            ...(patch.request !== undefined ? { request: toJsonColumn(patch.request) } : {}),
+            ...(patch.params !== undefined ? { params: toJsonColumn(patch.params) } : {}),
+          },
+        });
+        return reply(200, templateBody(updated));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/user-templates/:id',
+      params: ['id'],
+      credential: 'either',
+      tag: 'templates',
+      summary: 'Delete a template',
+      responses: { 204: null },
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => {
+        const template = await ownTemplate(params.id, auth.userId);
+        await deps.db.userTemplate.delete({ where: { id: template.id } });
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/user-templates/:id/run',
+      params: ['id'],
+      credential: 'either',
+      tag: 'templates',
+      summary: 'Run a template with { params }: answers like POST /webhook/unblocker',
+      // Parsed in the handler (renderRun), after the ownership check: 403/404 come first.
+      body: parsedBy(runTemplateSchema, (body) => body, { params: { page: 'https://example.com/' } }),
+      responses: runResponses,
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'TIMEOUT'],
+      handler: async ({ auth, params, body }) => {
+        const template = await ownTemplate(params.id, auth.userId);
+        const request = renderRun({ request: template.request as Record<string, unknown>, params: template.params as unknown as TemplateParam[] }, body);
+        const answer = await startScrapeRun(deps, auth, request, {
+          workflowId: (runId) => workflowIds.templateRun(template.id, runId),
+          templateId: template.id,
+          memo: { templateId: template.id },
+        });
+        return answer as Reply<typeof runResponses>;
+      },
+    }),
+  ];
+}
 
 export function userTemplateRoutes(deps: AppDeps): Router {
-  const router = Router();
-  rejectMalformedIds(router, 'id');
-  const requireCaller = authenticate(deps, { apiKey: true, session: true });
-
-  /** The caller's template, or 404 (unknown) / 403 (another account's). */
-  async function ownTemplate(req: Request): Promise<TemplateRow> {
-    return ownedBy(await deps.db.userTemplate.findUnique({ where: { id: String(req.params.id) } }), req.auth!.userId, 'template');
-  }
-
-  router.post('/user-templates', requireCaller, async (req: Request, res: Response) => {
-    const body = parseOrUnprocessable(createTemplateSchema, req.body);
-    assertValidTemplate(body.request, body.params);
-    const created = await deps.db.userTemplate.create({
-      data: { userId: req.auth!.userId, name: body.name, description: body.description ?? null, request: toJsonColumn(body.request), params: toJsonColumn(body.params) },
-    });
-    res.status(201).json(templateBody(created));
-  });
-
-  router.get('/user-templates', requireCaller, async (req: Request, res: Response) => {
-    const templates = await deps.db.userTemplate.findMany({ where: { userId: req.auth!.userId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
-    res.json({ templates: templates.map(templateBody) });
-  });
-
-  router.get('/user-templates/:id', requireCaller, async (req: Request, res: Response) => {
-    res.json(templateBody(await ownTemplate(req)));
-  });
-
-  router.patch('/user-templates/:id', requireCaller, async (req: Request, res: Response) => {
-    const patch = parseOrUnprocessable(updateTemplateSchema, req.body);
-    const template = await ownTemplate(req);
-    const request = patch.request ?? (template.request as Record<string, unknown>);
-    const params = patch.params ?? (template.params as unknown as TemplateParam[]);
-    // The merged template must be valid as a whole (new placeholders need declared params, and so on).
-    assertValidTemplate(request, params);
-    const updated = await deps.db.userTemplate.update({
-      where: { id: template.id },
-      data: {
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.description !== undefined ? { description: patch.description } : {}),
-        ...(patch.request !== undefined ? { request: toJsonColumn(patch.request) } : {}),
-        ...(patch.params !== undefined ? { params: toJsonColumn(patch.params) } : {}),
-      },
-    });
-    res.json(templateBody(updated));
-  });
-
-  router.delete('/user-templates/:id', requireCaller, async (req: Request, res: Response) => {
-    const template = await ownTemplate(req);
-    await deps.db.userTemplate.delete({ where: { id: template.id } });
-    res.status(204).end();
-  });
-
-  router.post('/user-templates/:id/run', requireCaller, async (req: Request, res: Response) => {
-    const template = await ownTemplate(req);
-    const request = renderRun({ request: template.request as Record<string, unknown>, params: template.params as unknown as TemplateParam[] }, req.body);
-    const answer = await startScrapeRun(deps, req.auth!, request, {
-      workflowId: (runId) => workflowIds.templateRun(template.id, runId),
-      templateId: template.id,
-      memo: { templateId: template.id },
-    });
-    res.status(answer.status).json(answer.body);
-  });
-
-  return router;
+  return mountRoutes(Router(), deps, userTemplateRouteTable(deps));
 }

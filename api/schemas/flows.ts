@@ -4,12 +4,48 @@
  * request schema into them, so a node's request is checked exactly as POST /webhook/unblocker
  * checks a body. Every problem is reported at once, as a 422 list.
  */
+import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import type { FlowNodeDefinition } from '../../workflows/definitions';
 import { validateFlow } from '../../workflows/flow-dag';
 import { parseScrapeRequest, scrapeCost } from './scrape';
 
 export const MAX_DESCRIPTION = 1000;
+
+/**
+ * The shape of a flow body, for the document: `parseFlow` (the DAG rules of workflows/flow-dag.ts)
+ * is what validates it.
+ */
+export const flowBodySchema = z
+  .strictObject({
+    name: z.string().min(1),
+    description: z.string().max(MAX_DESCRIPTION).nullable().optional(),
+    nodes: z.array(
+      z.strictObject({
+        id: z.string(),
+        type: z.enum(['scrape', 'foreach', 'delay', 'webhook']),
+        config: z.record(z.string(), z.unknown()),
+        needs: z.array(z.string()).optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'FlowBody' });
+
+/** PATCH /flows/:id: any of the fields. */
+export const flowPatchSchema = flowBodySchema.partial().meta({ id: 'FlowPatch' });
+
+/** GET /flows/:id/runs?limit=&cursor=: lenient as it always was (a bad limit means 50, clamped to 1..200). */
+export const listRunsQuery = z.object({
+  limit: z
+    .preprocess((v) => Math.min(Math.max(Number.parseInt(typeof v === 'string' ? v : '50', 10) || 50, 1), 200), z.int().min(1).max(200))
+    .meta({ description: '1 to 200 (default 50)' }),
+  cursor: z.preprocess((v) => (typeof v === 'string' ? v : undefined), z.string().optional()),
+});
+
+/** POST /flows/:id/runs?wait=true: wait for the result (up to SYNC_TIMEOUT_MS) instead of 202. */
+export const startRunQuery = z.object({
+  wait: z.preprocess((v) => v === 'true' || v === '1', z.boolean()).meta({ description: '"true" or "1" waits for the run' }),
+});
 
 export interface FlowBody {
   name: string;

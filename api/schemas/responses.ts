@@ -1,0 +1,129 @@
+/**
+ * Response contracts for the document (api/openapi.ts). They describe what the routes answer;
+ * nothing parses responses at run time. Objects are loose where a record carries stored JSON.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from '../../lib/errors';
+
+const time = z.iso.datetime();
+const nullableTime = time.nullable();
+
+/** The standard error body (docs/errors.md): `message` is a list for 422. */
+export const errorBodySchema = z
+  .looseObject({
+    statusCode: z.int(),
+    message: z.union([z.string(), z.array(z.string())]),
+    error: z.string(),
+    code: z.enum(ERROR_CODES as [string, ...string[]]),
+  })
+  .meta({ id: 'ErrorBody', description: 'The standard error body; extra fields (id, links, remaining, cost, dependency) depend on the code.' });
+
+export const linksSchema = z.looseObject({ self: z.string() });
+
+export const runResultSchema = z
+  .looseObject({
+    id: z.string(),
+    url: z.string(),
+    final_url: z.string(),
+    status: z.int().nullable(),
+    mode: z.enum(['http', 'browser']),
+    elapsed_ms: z.int().nullable(),
+    attempts: z.int(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    html: z.string().optional(),
+    headers: z.record(z.string(), z.unknown()),
+    network: z.array(z.unknown()).optional(),
+    credits: z.object({ cost: z.int(), remaining: z.int() }),
+  })
+  .meta({ id: 'ScrapeResult' });
+
+export const queuedRunSchema = z.object({ id: z.string(), status: z.literal('queued'), links: linksSchema }).meta({ id: 'QueuedRun' });
+
+export const runStatusSchema = z
+  .looseObject({
+    id: z.string(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    createdAt: time,
+    finishedAt: nullableTime,
+    links: linksSchema,
+    attempts: z.int().optional(),
+    result: runResultSchema.optional(),
+    error: z.unknown().optional(),
+  })
+  .meta({ id: 'ScrapeRun' });
+
+export const flowSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    version: z.int(),
+    nodes: z.array(z.looseObject({ id: z.string(), type: z.string(), config: z.record(z.string(), z.unknown()), needs: z.array(z.string()) })),
+    createdAt: time,
+    updatedAt: time,
+  })
+  .meta({ id: 'Flow' });
+
+export const flowRunSummarySchema = z
+  .object({
+    id: z.string(),
+    flowId: z.string(),
+    flowVersion: z.int(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    error: z.unknown(),
+    workflowId: z.string(),
+    createdAt: time,
+    startedAt: nullableTime,
+    finishedAt: nullableTime,
+    links: z.object({ self: z.string(), cancel: z.string() }),
+  })
+  .meta({ id: 'FlowRunSummary' });
+
+export const flowRunSchema = flowRunSummarySchema
+  .extend({
+    credits: z.object({ spent: z.int() }),
+    nodes: z.array(z.looseObject({ id: z.string(), type: z.string(), status: z.string(), attempts: z.int(), credits: z.int() })),
+  })
+  .meta({ id: 'FlowRun' });
+
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    request: z.record(z.string(), z.unknown()),
+    params: z.array(z.record(z.string(), z.unknown())),
+    createdAt: time,
+    updatedAt: time,
+  })
+  .meta({ id: 'UserTemplate' });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    start: z.string().nullable(),
+    prefix: z.string().nullable(),
+    remaining: z.int(),
+    createdAt: time,
+    expiresAt: nullableTime,
+    enabled: z.boolean(),
+    lastUsedAt: nullableTime,
+  })
+  .meta({ id: 'ApiKey' });
+
+export const paymentSchema = z.looseObject({ id: z.string(), status: z.string(), credits: z.int(), amountCents: z.int(), currency: z.string() }).meta({ id: 'Payment' });
+
+export const subscriptionSchema = z.looseObject({ id: z.string(), planId: z.string(), status: z.string() }).meta({ id: 'Subscription' });
+
+export const notificationSchema = z.looseObject({ id: z.string(), type: z.string(), readAt: nullableTime, createdAt: time }).meta({ id: 'Notification' });
+
+export const consentRecordSchema = z.looseObject({ kind: z.string(), granted: z.boolean(), version: z.string() }).meta({ id: 'ConsentRecord' });
+
+/** A list page: the items under `key`, and the cursor of the next page (null on the last). */
+export function pageOf<K extends string>(key: K, item: z.ZodType) {
+  return z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as Record<K, z.ZodType> & { nextCursor: z.ZodType });
+}
+
+/** Anything JSON (records whose shape is documented in the docs pages). */
+export const anyObject = z.record(z.string(), z.unknown());
