@@ -26,7 +26,7 @@ import { type FixtureServer, startFixtureServer } from '../test/fixtures/server'
 import { type TestAccount, createAccount, ledgerOf, sql } from '../test/helpers/accounts';
 import { type WebhookReceiver, fourNodeFlow, nodeOf, startWebhookReceiver, waitForFlowRun } from '../test/helpers/flows';
 import { type Json, call } from '../test/helpers/http';
-import { npmStartEnv, processesMentioning } from '../test/helpers/processes';
+import { npmStartEnv, processesMentioning, watchOutput } from '../test/helpers/processes';
 
 /** How long any one condition may take on a loaded 2-core machine before the test gives up. */
 const PATIENCE_MS = 240_000;
@@ -97,13 +97,7 @@ describe('npm start -- --topology=cluster (issue 14)', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const collect = (chunk: Buffer) => {
-      output.push(chunk.toString('utf8'));
-      if (output.length > 3000) output.splice(0, output.length - 3000);
-    };
-    supervisor.stdout?.on('data', collect);
-    supervisor.stderr?.on('data', collect);
-    const supervisorExited = new Promise<number | null>((resolve) => supervisor!.once('exit', (code) => resolve(code)));
+    const supervisorExited = watchOutput(supervisor, output);
 
     const view = async (): Promise<{ status: string; processes: ProcessView[] } | undefined> => {
       try {

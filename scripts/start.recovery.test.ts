@@ -22,7 +22,7 @@ import { embeddedDatabaseUrl } from '../lib/runtime/postgres';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { createAccount, sql } from '../test/helpers/accounts';
 import { testEnv } from '../test/helpers/env';
-import { npmStartEnv, processesMentioning } from '../test/helpers/processes';
+import { npmStartEnv, processesMentioning, watchOutput } from '../test/helpers/processes';
 
 const VICTIMS = ['worker', 'api', 'temporal', 'postgres'] as const;
 type Victim = (typeof VICTIMS)[number];
@@ -184,13 +184,7 @@ describe('npm start heals itself (issue 16)', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const collect = (chunk: Buffer) => {
-      output.push(chunk.toString('utf8'));
-      if (output.length > 3000) output.splice(0, output.length - 3000);
-    };
-    supervisor.stdout?.on('data', collect);
-    supervisor.stderr?.on('data', collect);
-    const supervisorExited = new Promise<number | null>((resolve) => supervisor!.once('exit', (code) => resolve(code)));
+    const supervisorExited = watchOutput(supervisor, output);
 
     const view = async (): Promise<SupervisorView | undefined> => (await getJson(`${supervisorUrl}/readyz`)).body as SupervisorView | undefined;
     const processOf = (v: SupervisorView | undefined, name: string) => v?.processes.find((p) => p.name === name);

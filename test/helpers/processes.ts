@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** Processes (other than this one) whose command line or environment mentions `needle`, e.g. a test's temporary data folder. */
@@ -44,4 +45,18 @@ export function npmStartEnv(ports: NpmStartPorts, cliPath: string): NodeJS.Proce
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
   };
+}
+
+/**
+ * Keeps the last 3,000 chunks of a child's stdout and stderr in `output` (for the failure
+ * message of a test) and resolves with its exit code.
+ */
+export function watchOutput(child: ChildProcess, output: string[]): Promise<number | null> {
+  const collect = (chunk: Buffer) => {
+    output.push(chunk.toString('utf8'));
+    if (output.length > 3000) output.splice(0, output.length - 3000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
