@@ -11,18 +11,6 @@
 export const NODE_TYPES = ['scrape', 'foreach', 'delay', 'webhook'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
-export interface FlowNode {
-  id: string;
-  type: NodeType;
-  config: Record<string, unknown>;
-  needs: string[];
-}
-
-export interface FlowDefinition {
-  name: string;
-  nodes: FlowNode[];
-}
-
 export const MAX_NODES = 100;
 export const MAX_DELAY_MS = 86_400_000;
 export const MAX_FOREACH_CONCURRENCY = 16;
