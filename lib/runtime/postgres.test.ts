@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -63,6 +63,23 @@ async function query(url: string, text: string): Promise<Array<Record<string, un
         expect(await query(second.url(), 'SELECT note FROM kept')).toEqual([{ note: 'written before the restart' }]);
       } finally {
         await second.stop();
+      }
+
+      // The clone deleted and cloned again at the same path: its relocated data outlived it, and
+      // its password went with it. The new installation starts empty; the old data is kept aside.
+      rmSync(dataDir, { recursive: true, force: true });
+      const logs: string[] = [];
+      const third = await startEmbeddedPostgres({ ...options, onLog: (line) => logs.push(line) });
+      try {
+        expect(third.databaseDir).toBe(first.databaseDir);
+        expect(await query(third.url(), "SELECT to_regclass('kept') AS kept")).toEqual([{ kept: null }]);
+        const relocated = path.dirname(first.databaseDir);
+        const keptAside = readdirSync(relocated).filter((name) => name.startsWith('postgres.earlier-'));
+        expect(keptAside).toHaveLength(1);
+        expect(readFileSync(path.join(relocated, keptAside[0]!, 'PG_VERSION'), 'utf8').trim()).toMatch(/^\d+$/);
+        expect(logs.join('\n')).toContain(`kept in ${path.join(relocated, keptAside[0]!)}`);
+      } finally {
+        await third.stop();
       }
       // Nothing was opened up: the home folder is as private as it was.
       expect(statSync(home).mode & 0o777).toBe(0o700);

@@ -250,7 +250,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const pidFile = path.join(options.dataDir, 'postgres.supervisor.pid');
   mkdirSync(options.dataDir, { recursive: true });
   // A per-installation password, kept out of the repo and out of logs.
-  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  const newInstallation = !existsSync(passwordFile);
+  if (newInstallation) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
   let databaseDir = path.join(options.dataDir, 'postgres');
   let scratchDir = options.dataDir;
@@ -261,6 +262,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ({ databaseDir, scratchDir } = reachableDataDir(options.dataDir, owner, runtimeDir, log));
   }
   await reapStaleProcess(pidFile, bin.postgres, log);
+
+  if (newInstallation && existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    // Data without its password: an earlier installation's, e.g. of a clone deleted and cloned
+    // again at the same path (its relocated data outlives it under runtimeDir). This one cannot
+    // sign in to it: keep it aside, untouched, and start empty.
+    const kept = `${databaseDir}.earlier-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(databaseDir, kept);
+    log(`${databaseDir} held the database of an earlier installation at this path, whose password is gone: kept in ${kept}; starting with an empty database`);
+  }
 
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     rmSync(databaseDir, { recursive: true, force: true });
