@@ -188,6 +188,10 @@ async function main(): Promise<void> {
           runtimeDir: config.EMBEDDED_PG_RUNTIME_DIR,
           signal,
           onLog: (line) => output.push(line),
+          onNotice: (line) => {
+            output.push(line);
+            say(`postgres: ${line}`);
+          },
         });
         return { pid: postgres.pid, exited: postgres.exited, stop: () => postgres.stop() };
       },

@@ -53,6 +53,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   database?: string;
   onLog?: (line: string) => void;
+  /** What the person starting the service should read (where the data went, data set aside); default: onLog. */
+  onNotice?: (line: string) => void;
   /** Aborting stops a server still starting; the start then rejects. */
   signal?: AbortSignal;
   /** How long recovery and start-up may take before the start counts as failed. */
@@ -243,6 +245,7 @@ async function waitForOrphanedBackends(databaseDir: string, log: (line: string) 
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const log = options.onLog ?? (() => undefined);
+  const notice = options.onNotice ?? log;
   const owner = postgresUser();
   const runtimeDir = options.runtimeDir ?? DEFAULT_RUNTIME_DIR;
   let bin = await binaries(options.nativeDir);
@@ -259,7 +262,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // DATA_DIR is ours: let the postgres user traverse it (not list it). Its parents are the user's: untouched.
     chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o011);
     bin = reachableBinaries(bin, owner, runtimeDir, log);
-    ({ databaseDir, scratchDir } = reachableDataDir(options.dataDir, owner, runtimeDir, log));
+    ({ databaseDir, scratchDir } = reachableDataDir(options.dataDir, owner, runtimeDir, notice));
   }
   await reapStaleProcess(pidFile, bin.postgres, log);
 
@@ -269,7 +272,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // sign in to it: keep it aside, untouched, and start empty.
     const kept = `${databaseDir}.earlier-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     renameSync(databaseDir, kept);
-    log(`${databaseDir} held the database of an earlier installation at this path, whose password is gone: kept in ${kept}; starting with an empty database`);
+    notice(`${databaseDir} held the database of an earlier installation at this path, whose password is gone: kept in ${kept}; starting with an empty database`);
   }
 
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
