@@ -9,7 +9,7 @@
  *     committed deploy/temporal-server/dynamicconfig.yaml);
  *   - the namespace and the search attributes the service needs, registered once it answers.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +19,7 @@ import { temporal as proto } from '@temporalio/proto';
 import { Client as PgClient } from 'pg';
 import { processEnvironment } from '../config';
 import { freePort, waitForPort } from './free-port';
-import { type RunningTemporal, SEARCH_ATTRIBUTES, onPath, startDetachedServer } from './temporal-server';
+import { type RunningTemporal, SEARCH_ATTRIBUTES, goBuild, onPath, startDetachedServer } from './temporal-server';
 
 export const PINNED_SERVER_VERSION = 'v1.29.1';
 export const PINNED_UI_VERSION = 'v2.42.1';
@@ -62,14 +62,7 @@ export function ensureClusterBinaries(dataDir: string, log: (line: string) => vo
   mkdirSync(path.join(dataDir, 'bin'), { recursive: true });
   for (const name of missing) {
     log(`Building ${BINARIES[name].pkg} from Go modules (deploy/temporal-server) into ${paths[name]} (first time only)...`);
-    // A partial file of this process's own: two builds at once must not write the same file.
-    const partial = `${paths[name]}.${process.pid}.partial`;
-    execFileSync('go', ['build', '-o', partial, BINARIES[name].pkg], {
-      cwd: SERVER_MODULE_DIR,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...processEnvironment(), GOFLAGS: '-mod=mod' },
-    });
-    execFileSync('mv', [partial, paths[name]]);
+    goBuild(SERVER_MODULE_DIR, BINARIES[name].pkg, paths[name]);
   }
   return paths;
 }

@@ -7,7 +7,7 @@
  * The dev server is file-backed (<DATA_DIR>/temporal/temporal.db), so histories survive restarts.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { waitForPort } from './free-port';
 import { reapStaleProcess, writePidFile } from './stale-process';
@@ -42,6 +42,20 @@ export function onPath(command: string): string | undefined {
 }
 
 /**
+ * `go build` of `pkg` in the Go module at `moduleDir` into `target`, through a partial file of this
+ * process's own (two builds at once must not write the same file), moved into place when complete.
+ */
+export function goBuild(moduleDir: string, pkg: string, target: string): void {
+  const partial = `${target}.${process.pid}.partial`;
+  execFileSync('go', ['build', '-o', partial, pkg], {
+    cwd: moduleDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  renameSync(partial, target);
+}
+
+/**
  * Builds the pinned CLI with Go if it is not there yet. Takes minutes the first time
  * (module download + compile); Go's own caches make later builds fast.
  */
@@ -51,12 +65,7 @@ export function ensurePinnedCli(dataDir: string, log: (line: string) => void = (
   if (!onPath('go')) return undefined;
   mkdirSync(path.dirname(target), { recursive: true });
   log(`Building the Temporal CLI ${PINNED_CLI_VERSION} from Go modules into ${target} (first time only, takes a few minutes)...`);
-  execFileSync('go', ['build', '-o', `${target}.partial`, 'github.com/temporalio/cli/cmd/temporal'], {
-    cwd: CLI_MODULE_DIR,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, GOFLAGS: '-mod=mod' },
-  });
-  execFileSync('mv', [`${target}.partial`, target]);
+  goBuild(CLI_MODULE_DIR, 'github.com/temporalio/cli/cmd/temporal', target);
   return target;
 }
 
