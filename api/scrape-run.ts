@@ -73,7 +73,8 @@ export interface ScrapeRunAnswer {
 /** Starts a parsed scrape request as a scrape run, and answers as the scrape route does. */
 export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
   // One clock reading: the request's 50 s run from here.
-  const deadline = Date.now() + deps.config.SYNC_TIMEOUT_MS;
+  const acceptedAt = Date.now();
+  const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
   // Both only read: the target check (its DNS lookup included) and the balance query run together.
   const [checked, balanceRead] = await Promise.allSettled([precheck(deps, request), getBalance(deps.sql, auth.userId)]);
@@ -87,7 +88,7 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const runId = randomUUID();
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
-    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt: deadline - deps.config.SYNC_TIMEOUT_MS },
+    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt },
     { async, deadline, workflowId: options.workflowId?.(runId), templateId: options.templateId, memo: options.memo },
   );
   if (outcome.status === 'queued') return { status: 202, body: { id: runId, status: 'queued', links: { self: `/webhook/runs/${runId}` } } };
