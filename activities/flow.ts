@@ -5,7 +5,7 @@
  * guards (SSRF, blacklist, redirect limit). All idempotent: Temporal may run any of them twice.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { parseScrapeRequest, scrapeCost } from '../api/schemas/scrape';
+import { parseScrapeRequest, scrapeCost } from '../scrape/request';
 import { flowRunCreditsByNode, scrapeRunCredits } from '../lib/credit';
 import { type Database, toJsonColumn } from '../lib/db';
 import { AppError, ERRORS } from '../lib/errors';

@@ -9,6 +9,7 @@
  * Plain SQL (lib/sql.ts): these statements are the hot path of every scrape.
  */
 import type { SqlClient } from './sql';
+import type { StoredResult } from '../scrape/types';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
@@ -45,15 +46,6 @@ export interface RunFailure {
   refunded?: boolean;
 }
 
-/** The stored result of a successful scrape (GET /webhook/runs/:id shows it). */
-export interface StoredResult {
-  final_url: string;
-  status: number;
-  headers: Record<string, string>;
-  html?: string;
-  data?: unknown[];
-  network?: unknown[];
-}
 
 const LIVE = `('queued', 'running')`;
 const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs"`;

@@ -2,6 +2,7 @@
  * Client-safe definitions shared by the API, workers and workflows: task-queue names,
  * workflow ids, input/output types. No Node built-ins and no activity code here.
  */
+import type { ScrapeRequest } from '../scrape/request';
 
 /** Task queues, optionally prefixed (TASK_QUEUE_PREFIX) so deployments or tests can share a server. */
 export function taskQueues(prefix = '') {
@@ -49,22 +50,8 @@ export const scrapeCreditKeys = {
   debit: (runId: string) => `debit:scrape:${runId}`,
 } as const;
 
-/**
- * A validated scrape request as the workflow carries it (api/schemas/scrape.ts `ScrapeRequest`,
- * repeated structurally here so workflow code imports no zod).
- */
-export interface ScrapeRequestPayload {
-  url: string;
-  mode: 'http' | 'browser';
-  method: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string | Record<string, unknown>;
-  selectors?: Array<{ selector: string; name?: string; attribute?: string; all?: boolean }>;
-  capture_network: boolean;
-  fill_form?: { selector?: string; fields: Record<string, string | number | boolean>; submit?: string };
-  wait_for?: string;
-  options: { retry_count: number; timeout_ms?: number };
-}
+/** A validated scrape request as the workflow carries it (the API's, without `async`). */
+export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 
 export interface ScrapeWorkflowInput {
   runId: string;

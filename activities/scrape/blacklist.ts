@@ -1,5 +1,5 @@
 import type { Database } from '../../lib/db';
-import { matchesBlacklist, normalizeHost } from './guard';
+import { matchesBlacklist, normalizeHost } from '../../scrape/guard';
 
 /**
  * The blacklist is the `blacklist_entry` table (hosts and `*.domain` patterns), managed by

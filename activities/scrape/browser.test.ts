@@ -10,7 +10,7 @@ import type { FixtureServer } from '../../test/fixtures/server';
 import { createBrowserPool } from './browser';
 import type { BrowserPool, BrowserPoolEvent } from './browser';
 import { chromiumLongLivedRssBytes, readProcessTree } from './browser/proc';
-import { isPrivateAddress, matchesBlacklist } from './guard';
+import { isPrivateAddress, matchesBlacklist } from '../../scrape/guard';
 import { appErrorOf } from '../../test/helpers/app-error';
 import { defaultChromiumPath } from '../../lib/config';
 

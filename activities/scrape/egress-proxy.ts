@@ -16,8 +16,8 @@ import net from 'node:net';
 import type { Socket } from 'node:net';
 import { AppError } from '../../lib/errors';
 import { listenOnLoopback } from '../../lib/runtime/free-port';
-import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetError } from './guard';
-import type { AddressPolicy } from './guard';
+import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetError } from '../../scrape/guard';
+import type { AddressPolicy } from '../../scrape/guard';
 
 export const GUARD_HEADER = 'x-scrape-guard';
 

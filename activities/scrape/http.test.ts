@@ -1,6 +1,6 @@
 import { FIXTURE_TEXT, startFixtureServer } from '../../test/fixtures/server';
 import type { FixtureServer } from '../../test/fixtures/server';
-import { matchesBlacklist } from './guard';
+import { matchesBlacklist } from '../../scrape/guard';
 import { createHttpEngine, decodeBody } from './http';
 import type { HttpEngine } from './http';
 import { appErrorOf } from '../../test/helpers/app-error';

@@ -18,9 +18,9 @@ import zlib from 'node:zlib';
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { AppError } from '../../lib/errors';
-import { checkTarget, createGuardedLookup } from './guard';
-import { evaluateSelectors, validateSelectors } from './selectors';
-import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from './types';
+import { checkTarget, createGuardedLookup } from '../../scrape/guard';
+import { evaluateSelectors, validateSelectors } from '../../scrape/selectors';
+import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 
 export interface HttpEngineOptions {
   /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */

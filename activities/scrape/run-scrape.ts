@@ -5,7 +5,8 @@ import { AppError, ERRORS } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { WorkerMetrics } from '../../lib/metrics';
 import { notifyLowCreditIfCrossed } from '../../lib/notifications';
-import type { FinishedRun, ScrapeRunStore, StoredResult } from '../../lib/scrape-runs';
+import type { FinishedRun, ScrapeRunStore } from '../../lib/scrape-runs';
+import type { StoredResult } from '../../scrape/types';
 import { type SqlClient, untilDatabaseAnswers } from '../../lib/sql';
 import {
   type ScrapeActivityOutput,
@@ -14,7 +15,7 @@ import {
   scrapeCreditKeys,
 } from '../../workflows/definitions';
 import type { Blacklist } from './blacklist';
-import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from './types';
+import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 
 export interface ScrapeActivityInput {
   runId: string;

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { failedRunBody, runBody, startScrapeRun } from '../scrape-run';
-import { parseScrapeRequest, scrapeRequestSchema } from '../schemas/scrape';
+import { parseScrapeRequest, scrapeRequestSchema } from '../../scrape/request';
 import { errorBodySchema, queuedRunSchema, runResultSchema, runStatusSchema } from '../schemas/responses';
 
 export { runBody } from '../scrape-run';

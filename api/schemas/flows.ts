@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import type { FlowNodeDefinition } from '../../workflows/definitions';
 import { validateFlow } from '../../workflows/flow-dag';
-import { parseScrapeRequest, scrapeCost } from './scrape';
+import { parseScrapeRequest, scrapeCost } from '../../scrape/request';
 
 export const MAX_DESCRIPTION = 1000;
 

@@ -3,6 +3,7 @@
  * nothing parses responses at run time. Objects are loose where a record carries stored JSON.
  */
 import { z } from 'zod';
+import { SCRAPE_MODES } from '../../scrape/engines';
 import { ERROR_CODES } from '../../lib/errors';
 
 const time = z.iso.datetime();
@@ -26,7 +27,7 @@ export const runResultSchema = z
     url: z.string(),
     final_url: z.string(),
     status: z.int().nullable(),
-    mode: z.enum(['http', 'browser']),
+    mode: z.enum(SCRAPE_MODES),
     elapsed_ms: z.int().nullable(),
     attempts: z.int(),
     data: z.record(z.string(), z.unknown()).optional(),

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { parseOrUnprocessable } from '../validate';
-import { parseScrapeRequest, type ScrapeRequest } from './scrape';
+import { parseScrapeRequest, type ScrapeRequest } from '../../scrape/request';
 
 export const PARAM_TYPES = ['string', 'number', 'boolean', 'url'] as const;
 export type ParamType = (typeof PARAM_TYPES)[number];

@@ -11,9 +11,9 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { AppError } from '../../../lib/errors';
-import { checkTarget, normalizeHost, resolvePublicHost } from '../guard';
-import type { AddressPolicy, BlacklistCheck } from '../guard';
-import type { EngineRequest } from '../types';
+import { checkTarget, normalizeHost, resolvePublicHost } from '../../../scrape/guard';
+import type { AddressPolicy, BlacklistCheck } from '../../../scrape/guard';
+import type { EngineRequest } from '../../../scrape/types';
 
 /** Headers Chromium sets itself, or that would let a caller smuggle another request or identity. */
 const FORBIDDEN_HEADERS = new Set([

@@ -3,7 +3,7 @@
  * type, headers) and the text bodies of at most 64 KiB, for the result's `network` array.
  */
 import type { BrowserContext, Request } from 'playwright-core';
-import type { NetworkEntry } from '../types';
+import type { NetworkEntry } from '../../../scrape/types';
 
 const NETWORK_ENTRY_LIMIT = 500;
 const NETWORK_BODY_LIMIT = 64 * 1024;

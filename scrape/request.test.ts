@@ -1,5 +1,5 @@
-import { AppError } from '../../lib/errors';
-import { parseScrapeRequest, scrapeCost } from './scrape';
+import { AppError } from '../lib/errors';
+import { parseScrapeRequest, scrapeCost } from './request';
 
 /** Runs the parser and returns the AppError it throws (fails the test when it does not throw). */
 function rejection(body: unknown): AppError {

@@ -1,5 +1,7 @@
 /**
- * Request contract of `POST /webhook/unblocker` (DESIGN.md section 4).
+ * Request contract of `POST /webhook/unblocker` (DESIGN.md section 4), also the request of a
+ * template run and of a flow's scrape nodes. Which fields a mode accepts comes from the engine
+ * table (scrape/engines.ts).
  *
  * Every failure is a 400 (BAD_REQUEST) listing all broken rules ("url is required",
  * "selectors must contain at most 50 items", "method POST is only available in http mode ...");
@@ -7,9 +9,10 @@
  * (INVALID_SELECTOR, also 400), so no work starts for a request that cannot succeed.
  */
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import { assertValidCss, validateSelectors } from '../../activities/scrape/selectors';
-import { issueMessage } from '../validate';
+import { AppError } from '../lib/errors';
+import { assertValidCss, validateSelectors } from './selectors';
+import { issueMessage } from '../api/validate';
+import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, modesSupporting } from './engines';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
@@ -72,7 +75,7 @@ const httpUrl = z
 export const scrapeRequestSchema = z.strictObject({
   url: httpUrl,
   selectors: z.array(selectorItem).max(MAX_SELECTORS).optional(),
-  mode: z.enum(['http', 'browser']).default('http'),
+  mode: z.enum(SCRAPE_MODES).default('http'),
   method: z.preprocess((m) => (typeof m === 'string' ? m.toUpperCase() : m), z.enum(['GET', 'POST'])).default('GET'),
   headers: headers.optional(),
   body: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'must be a string or a JSON object' }).optional(),
@@ -81,33 +84,47 @@ export const scrapeRequestSchema = z.strictObject({
   wait_for: css.optional(),
   options: options.default({ retry_count: 2 }),
   async: z.boolean().default(false),
-});
+})
+  // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
+  .superRefine((request, ctx) => {
+    for (const problem of crossFieldProblems(request)) ctx.addIssue({ code: 'custom', ...problem });
+  }, { when: () => true });
 
 /** A validated request, normalised: selectors are always objects, defaults applied. */
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
 /** What a client may send. */
 export type ScrapeRequestInput = z.input<typeof scrapeRequestSchema>;
 
-/** Rules between fields, checked on the raw body so they are reported with the shape errors. */
-function crossFieldMessages(raw: Record<string, unknown>): string[] {
-  const messages: string[] = [];
-  const mode = raw.mode === undefined ? 'http' : raw.mode;
+/** The request fields an engine may not support (besides POST), named as in EngineSupport. */
+const ENGINE_FIELDS = ['capture_network', 'fill_form', 'wait_for'] as const satisfies ReadonlyArray<keyof EngineSupport>;
+
+/**
+ * Rules between fields: what the mode's engine supports, `body` only with POST, header names.
+ * Read on what the shape made of the body (defaults applied), even when the shape has problems.
+ */
+function crossFieldProblems(value: unknown): Array<{ path: string[]; message: string }> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const raw = value as Record<string, unknown>;
+  const problems: Array<{ path: string[]; message: string }> = [];
+  const mode = (SCRAPE_MODES as readonly unknown[]).includes(raw.mode) ? (raw.mode as ScrapeMode) : undefined;
   const method = typeof raw.method === 'string' ? raw.method.toUpperCase() : 'GET';
-  if (mode === 'browser' && method === 'POST') {
-    messages.push('method POST is not supported in browser mode (use fill_form to submit a form)');
-  }
-  if (mode === 'http') {
-    if (raw.capture_network === true) messages.push('capture_network is only available in browser mode');
-    if (raw.fill_form !== undefined) messages.push('fill_form is only available in browser mode');
-    if (raw.wait_for !== undefined) messages.push('wait_for is only available in browser mode');
-  }
-  if (raw.body !== undefined && method !== 'POST') messages.push('body is only allowed with method POST');
-  if (raw.headers !== null && typeof raw.headers === 'object') {
-    for (const name of Object.keys(raw.headers).filter((n) => !HEADER_NAME.test(n))) {
-      messages.push(`headers.${name} is not a valid HTTP header name`);
+  if (mode !== undefined) {
+    const engine: EngineSpec = SCRAPE_ENGINES[mode];
+    if (method === 'POST' && !engine.supports.post) {
+      problems.push({ path: ['method'], message: `POST is not supported in ${mode} mode${engine.postHint ? ` (${engine.postHint})` : ''}` });
+    }
+    for (const field of ENGINE_FIELDS) {
+      const given = field === 'capture_network' ? raw[field] === true : raw[field] !== undefined;
+      if (given && !engine.supports[field]) problems.push({ path: [field], message: `is only available in ${modesSupporting(field).join(' or ')} mode` });
     }
   }
-  return messages;
+  if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
+  if (raw.headers !== null && typeof raw.headers === 'object') {
+    for (const name of Object.keys(raw.headers).filter((n) => !HEADER_NAME.test(n))) {
+      problems.push({ path: ['headers', name], message: 'is not a valid HTTP header name' });
+    }
+  }
+  return problems;
 }
 
 /**
@@ -117,11 +134,8 @@ function crossFieldMessages(raw: Record<string, unknown>): string[] {
  */
 export function parseScrapeRequest(body: unknown): ScrapeRequest {
   const parsed = scrapeRequestSchema.safeParse(body);
-  const messages = parsed.success ? [] : parsed.error.issues.map(issueMessage);
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    messages.push(...crossFieldMessages(body as Record<string, unknown>));
-  }
-  if (!parsed.success || messages.length > 0) {
+  if (!parsed.success) {
+    const messages = parsed.error.issues.map(issueMessage);
     const unique = [...new Set(messages)];
     throw new AppError('BAD_REQUEST', unique.length === 1 ? unique[0]! : unique);
   }
@@ -136,9 +150,5 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   return req;
 }
 
-/** Credit prices (the product's price list): http 1, browser 5, capture_network +1. */
-export const SCRAPE_PRICES = { http: 1, browser: 5, capture_network: 1 } as const;
-
-export function scrapeCost(req: Pick<ScrapeRequest, 'mode' | 'capture_network'>): number {
-  return SCRAPE_PRICES[req.mode] + (req.capture_network ? SCRAPE_PRICES.capture_network : 0);
-}
+/** The price list and a request's cost live with the engines. */
+export { CAPTURE_NETWORK_PRICE, scrapeCost } from './engines';

@@ -4,8 +4,10 @@
  * with runtime code), so a schema can build its enums from the lists below.
  */
 import type { BlacklistCheck } from './guard';
+import type { ScrapeRequest } from './request';
+import type { ScrapeMode } from './engines';
 
-export type ScrapeMode = 'http' | 'browser';
+export type { ScrapeMode } from './engines';
 
 /** One selector after normalisation (a bare string becomes `{ selector }`). */
 export interface SelectorSpec {
@@ -74,22 +76,13 @@ export const BLOCKABLE_RESOURCE_TYPES = ['image', 'media', 'font', 'stylesheet']
 export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
 
 /**
- * What the engines need from a validated request (structurally a subset of the API's
- * `ScrapeRequest`, so the activity can pass that object as is).
+ * What the engines need from a request: the validated request (scrape/request.ts) with every
+ * field but `url` optional (tests and benches call engines directly), selectors as strings or
+ * objects, and two browser-only options the API does not expose.
  */
-export interface EngineRequest {
+export type EngineRequest = Partial<Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network'>> & {
   url: string;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  /** http POST only: a string is sent as is, an object as JSON. */
-  body?: string | Record<string, unknown>;
   selectors?: ReadonlyArray<string | SelectorSpec>;
-  /** browser only */
-  wait_for?: string;
-  /** browser only */
-  fill_form?: { selector?: string; fields: Record<string, string | number | boolean>; submit?: string };
-  /** browser only */
-  capture_network?: boolean;
   /**
    * browser only: when navigation counts as done, default 'load' (the page and its subresources).
    * 'domcontentloaded': the HTML is parsed (images, stylesheets may still be loading);
@@ -102,6 +95,16 @@ export interface EngineRequest {
    * with `capture_network` they show `error: "net::ERR_ABORTED"`). Default: none.
    */
   block_resources?: ReadonlyArray<BlockableResourceType>;
+};
+
+/** The stored result of a successful scrape (scrape_run.result; GET /webhook/runs/:id shows it). */
+export interface StoredResult {
+  final_url: string;
+  status: number;
+  headers: Record<string, string>;
+  html?: string;
+  data?: unknown[];
+  network?: unknown[];
 }
 
 /** Per-call options shared by both engines' `scrape(req, opts)`. */

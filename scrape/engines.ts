@@ -1,0 +1,76 @@
+/**
+ * The scrape engines, one line each: what a mode costs, where its pages are done, which activity
+ * does them and which request fields it supports. The request schema's cross-field rules, the
+ * price list, the API's dispatch, the workflows and the workers' wiring all read this table, so
+ * adding an engine is its implementation (one file under activities/scrape/) plus a line here and
+ * a line in the workers' table (activities/scrape/engines.ts); the compiler names each slot.
+ *
+ * Pure data with no imports: workflows read it inside Temporal's sandbox.
+ */
+
+/** The scrape modes (`mode` of a request), one per engine. */
+export const SCRAPE_MODES = ['http', 'browser'] as const;
+export type ScrapeMode = (typeof SCRAPE_MODES)[number];
+
+/** The request fields an engine may not support; `url`, `selectors`, `headers` and `options` every engine does. */
+export interface EngineSupport {
+  /** `method: "POST"` (with `body`). */
+  post: boolean;
+  capture_network: boolean;
+  fill_form: boolean;
+  wait_for: boolean;
+}
+
+export interface EngineSpec {
+  /** Credits per scrape (the product's price list; `capture_network` adds CAPTURE_NETWORK_PRICE). */
+  price: number;
+  /**
+   * Where its pages are done.
+   * - `with-workflow`: by the worker running the workflow that asks (the API process's own
+   *   worker for standalone scrapes, eagerly started; the main queue for flows). The first
+   *   attempts of a standalone batch are one local activity (`scrapeFirstAttempts`).
+   * - `own-queue`: on a task queue of its own (`engineQueue`), served only by workers holding
+   *   the engine (a Chromium); a standalone batch starts on that queue and renders each page as
+   *   a local activity there; a flow's page is a regular activity on that queue.
+   */
+  placement: 'with-workflow' | 'own-queue';
+  /** The activity doing one page. Histories replay by this name: never rename it. */
+  activity: string;
+  supports: EngineSupport;
+  /** Said after "method POST is not supported in <mode> mode" when `post` is false. */
+  postHint?: string;
+}
+
+export const SCRAPE_ENGINES = {
+  http: {
+    price: 1,
+    placement: 'with-workflow',
+    activity: 'fetchPage',
+    supports: { post: true, capture_network: false, fill_form: false, wait_for: false },
+  },
+  browser: {
+    price: 5,
+    placement: 'own-queue',
+    activity: 'renderPage',
+    supports: { post: false, capture_network: true, fill_form: true, wait_for: true },
+    postHint: 'use fill_form to submit a form',
+  },
+} as const satisfies Record<ScrapeMode, EngineSpec>;
+
+/** What `capture_network` adds to a scrape's price. */
+export const CAPTURE_NETWORK_PRICE = 1;
+
+/** The task queue of an `own-queue` engine (`scrape-browser` for the browser engine). */
+export function engineQueue(prefix: string, mode: ScrapeMode): string {
+  return `${prefix}scrape-${mode}`;
+}
+
+/** The modes whose engine supports a field, for the messages of the request schema. */
+export function modesSupporting(field: keyof EngineSupport): ScrapeMode[] {
+  return SCRAPE_MODES.filter((mode) => SCRAPE_ENGINES[mode].supports[field]);
+}
+
+/** A scrape's price: its engine's, plus CAPTURE_NETWORK_PRICE with `capture_network`. */
+export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean }): number {
+  return SCRAPE_ENGINES[request.mode].price + (request.capture_network ? CAPTURE_NETWORK_PRICE : 0);
+}
