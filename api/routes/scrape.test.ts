@@ -249,6 +249,17 @@ describe('browser mode (Chromium)', () => {
     expect((body.credits as { cost: number }).cost).toBe(6);
   });
 
+  it('a page that fails answers its error with the credit refunded (settled on the browser queue)', async () => {
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const target = encodeURIComponent(`http://localhost:${fixtures.port}/page/1`);
+    const { status, body } = await scrape({ url: `${fixtures.url}/redirect-to?url=${target}`, mode: 'browser' });
+    expect(status).toBe(403);
+    expect(body).toMatchObject({ code: 'BLACKLISTED', attempts: 1, refunded: true });
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
+    const run = (await sql<{ status: string }>(stack.databaseUrl, 'SELECT status::text FROM scrape_run WHERE id = $1', [body.id]))[0]!;
+    expect(run.status).toBe('failed');
+  });
+
   it('leaves no browser context open after 200 sequential requests', async () => {
     for (let i = 0; i < 200; i++) {
       const { status, body } = await scrape({ url: `${fixtures.url}/page/${i}`, mode: 'browser', selectors: ['h1'], options: { retry_count: 0 } });
