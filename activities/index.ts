@@ -9,8 +9,10 @@ import { createFlowActivities } from './flow';
 import type { Plan } from '../lib/config';
 import type { PeriodCharger } from '../lib/payments/provider';
 import { createSubscriptionActivities } from './subscriptions';
+import { SCRAPE_ENGINES, type ScrapeMode } from '../scrape/engines';
+import type { ScrapeActivityOutput } from '../workflows/definitions';
 import type { Blacklist } from './scrape/blacklist';
-import type { BrowserPool } from './scrape/browser';
+import type { Engines } from './scrape/engines';
 import type { HttpEngine } from './scrape/http';
 import { createScrapeBatchActivities } from './scrape/batch';
 import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
@@ -26,6 +28,9 @@ export interface ActivityDeps {
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;
+  /** The scrape engines this process holds (activities/scrape/engines.ts). */
+  engines: Engines;
+  /** Flow webhooks are posted through it (not a scrape). */
   httpEngine: HttpEngine;
   /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
   lowCreditThreshold?: number;
@@ -55,7 +60,7 @@ export function createActivities(deps: ActivityDeps) {
       if (change.applied) deps.metrics.creditsRefunded.inc();
       return change;
     },
-    fetchPage: (input: ScrapeActivityInput) => runScrapeAttempt(deps, (req, opts) => deps.httpEngine.scrape(req, opts), input),
+    ...pageActivities(deps, 'with-workflow'),
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
     ...createFlowActivities(deps),
@@ -64,11 +69,29 @@ export function createActivities(deps: ActivityDeps) {
 
 export type Activities = ReturnType<typeof createActivities>;
 
-/** Activities of the browser task queue, served by workers that own a Chromium pool. */
-export function createBrowserActivities(deps: Omit<ActivityDeps, 'httpEngine'> & { browserPool: BrowserPool }) {
-  return {
-    renderPage: (input: ScrapeActivityInput) => runScrapeAttempt(deps, (req, opts) => deps.browserPool.scrape(req, opts), input),
-  };
+/** One page of a scrape, by one engine: the activity each engine registers under its table name. */
+export type PageActivity = (input: ScrapeActivityInput) => Promise<ScrapeActivityOutput>;
+
+/** The page activities of the engines this process holds with that placement, by their table names. */
+function pageActivities(deps: Pick<ActivityDeps, 'engines'> & Parameters<typeof runScrapeAttempt>[0], placement: 'with-workflow' | 'own-queue', only?: ScrapeMode) {
+  const activities: Record<string, PageActivity> = {};
+  for (const [mode, engine] of Object.entries(deps.engines) as Array<[ScrapeMode, NonNullable<Engines[ScrapeMode]>]>) {
+    const spec = SCRAPE_ENGINES[mode];
+    if (spec.placement !== placement || (only !== undefined && mode !== only)) continue;
+    activities[spec.activity] = (input) => runScrapeAttempt(deps, (req, opts) => engine.scrape(req, opts), input);
+  }
+  return activities;
 }
 
-export type BrowserActivities = ReturnType<typeof createBrowserActivities>;
+/**
+ * Activities of an `own-queue` engine's task queue (the browser's): its page activity, and the
+ * bookkeeping of the standalone batches that run there (settling failed pages, a cancel).
+ */
+export function createEngineQueueActivities(deps: Omit<ActivityDeps, 'httpEngine'>, mode: ScrapeMode) {
+  const batch = createScrapeBatchActivities(deps);
+  return {
+    ...pageActivities(deps, 'own-queue', mode),
+    settleFailedScrapes: (input: Parameters<typeof batch.settleFailedScrapes>[0]) => batch.settleFailedScrapes(input),
+    cancelScrapes: (input: Parameters<typeof batch.cancelScrapes>[0]) => batch.cancelScrapes(input),
+  };
+}

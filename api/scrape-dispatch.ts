@@ -22,6 +22,7 @@ import type { Logger } from '../lib/logger';
 import type { ScrapeRunStore } from '../lib/scrape-runs';
 import type { ScrapeBatchWorkflowInput, ScrapeJob, TaskQueues } from '../workflows/definitions';
 import type { FinishedAnswer, RunWaiters } from './run-waiters';
+import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
 
 export const SEARCH_ATTRIBUTE_KEYS = {
   accountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
@@ -126,17 +127,18 @@ export function createScrapeDispatcher(deps: {
         { key: SEARCH_ATTRIBUTE_KEYS.scrapeRunIds, value: batch.jobs.map((job) => job.runId) },
       ];
       if (batch.options.templateId) attributes.push({ key: SEARCH_ATTRIBUTE_KEYS.templateId, value: batch.options.templateId });
-      // A browser batch runs where the pages are rendered (its renders are local activities there);
-      // an http batch on the sync queue, eagerly in this process when its worker runs.
-      const browser = request.mode === 'browser';
-      const input: ScrapeBatchWorkflowInput = { scrapes: batch.jobs, browserQueue: deps.queues.browser, ...(browser ? { renderLocally: true } : {}) };
+      // A batch of an `own-queue` engine (browser) runs where its pages are done (each a local
+      // activity there); of a `with-workflow` engine (http) on the sync queue, eagerly in this
+      // process when its worker runs (scrape/engines.ts).
+      const ownQueue = SCRAPE_ENGINES[request.mode].placement === 'own-queue';
+      const input: ScrapeBatchWorkflowInput = { scrapes: batch.jobs, browserQueue: deps.queues.browser, ...(ownQueue ? { renderLocally: true } : {}) };
       await client.workflow.start('scrapeBatchWorkflow', {
-        taskQueue: browser ? deps.queues.browser : deps.queues.sync,
+        taskQueue: ownQueue ? engineQueueBeside(deps.queues.browser, request.mode) : deps.queues.sync,
         workflowId: batch.workflowId,
         args: [input],
         memo: { accountId: userId, runs: batch.jobs.map((job) => ({ id: job.runId, url: job.request.url })), ...batch.options.memo },
         typedSearchAttributes: attributes,
-        requestEagerStart: !browser && deps.temporal.eagerStartAvailable(),
+        requestEagerStart: !ownQueue && deps.temporal.eagerStartAvailable(),
       });
     } catch (error) {
       // Never leave a run half-recorded: it did not start, nothing was debited.

@@ -74,7 +74,8 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
             logger,
             metrics,
             blacklist,
-            httpEngine,
+            // The sync queue's scrapes are those of the `with-workflow` engines (scrape/engines.ts).
+            engines: { http: httpEngine },
             lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
             runEvents: waiters,
           }),

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { OWN_QUEUE_MODES } from '../scrape/engines';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -128,8 +129,11 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Enables POST /diagnostics/echo, a route that runs a trivial workflow (wiring checks). */
   DIAGNOSTICS_ENABLED: booleanFlag.default(false),
-  /** Which task queues a worker process serves: "all", "http" or "browser". */
-  WORKER_QUEUES: z.enum(['all', 'http', 'browser']).default('all'),
+  /**
+   * Which task queues a worker process serves: "all"; "http" (workflows and the engines that run
+   * with them); or an `own-queue` engine's mode, "browser" (scrape/engines.ts).
+   */
+  WORKER_QUEUES: z.enum(['all', 'http', ...OWN_QUEUE_MODES]).default('all'),
   /**
    * The API process hosts a Temporal worker for the sync queue, so a standalone scrape starts
    * eagerly and runs in-process (docs/scraping.md, "Execution"). Off: worker processes run them.

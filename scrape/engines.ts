@@ -57,12 +57,23 @@ export const SCRAPE_ENGINES = {
   },
 } as const satisfies Record<ScrapeMode, EngineSpec>;
 
+/** The modes whose engine has a queue of its own (a worker may serve just that queue: WORKER_QUEUES). */
+export const OWN_QUEUE_MODES = SCRAPE_MODES.filter((mode) => SCRAPE_ENGINES[mode].placement === 'own-queue');
+
 /** What `capture_network` adds to a scrape's price. */
 export const CAPTURE_NETWORK_PRICE = 1;
 
 /** The task queue of an `own-queue` engine (`scrape-browser` for the browser engine). */
 export function engineQueue(prefix: string, mode: ScrapeMode): string {
   return `${prefix}scrape-${mode}`;
+}
+
+/**
+ * An `own-queue` engine's queue, from the browser queue's name that workflow inputs carry (their
+ * histories keep that field): the same prefix, the engine's own name.
+ */
+export function engineQueueBeside(browserQueue: string, mode: ScrapeMode): string {
+  return `${browserQueue.slice(0, browserQueue.length - engineQueue('', 'browser').length)}${engineQueue('', mode)}`;
 }
 
 /** The modes whose engine supports a field, for the messages of the request schema. */

@@ -1,5 +1,6 @@
 import { createBlacklist } from '../activities/scrape/blacklist';
-import { type BrowserPool, createBrowserPool } from '../activities/scrape/browser';
+import type { BrowserPool } from '../activities/scrape/browser';
+import { closeEngines, createEngines, servedModes } from '../activities/scrape/engines';
 import { createHttpEngine } from '../activities/scrape/http';
 import type { ActivityDeps } from '../activities';
 import type { Config } from '../lib/config';
@@ -21,19 +22,11 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   const sql = createSqlPool(databaseUrl);
   const metrics = createWorkerMetrics();
   setNotificationDelivery(deliveryFromConfig(config), logger);
-  const httpEngine = createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
-  // One Chromium per browser worker, launched on first use.
-  const browserPool =
-    config.WORKER_QUEUES === 'http'
-      ? undefined
-      : createBrowserPool({
-          executablePath: config.CHROMIUM_PATH,
-          maxConcurrency: config.BROWSER_CONCURRENCY,
-          spareContexts: config.BROWSER_SPARE_CONTEXTS,
-          recyclePages: config.BROWSER_RECYCLE_PAGES,
-          allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
-          onEvent: (event) => logger.info({ event }, 'browser pool'),
-        });
+  // The engines of the queues this worker serves (a Chromium only where browser pages are done).
+  const engines = createEngines(servedModes(config.WORKER_QUEUES), config, logger);
+  // Flow webhooks go through an http engine too, also on a worker that holds none for scraping.
+  const httpEngine = engines.http ?? createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
+  const browserPool = engines.browser;
   if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
   return {
     db,
@@ -42,14 +35,15 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     logger,
     metrics,
     blacklist: createBlacklist(db),
+    engines,
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
     plans: config.SUBSCRIPTION_PLANS,
     paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,
     close: async () => {
-      await browserPool?.close();
-      await httpEngine.close();
+      await closeEngines(engines);
+      if (!engines.http) await httpEngine.close();
       await sql.close();
       await db.$disconnect();
     },

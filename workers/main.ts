@@ -4,7 +4,9 @@
  */
 import http from 'node:http';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities, createBrowserActivities } from '../activities';
+import { createActivities, createEngineQueueActivities } from '../activities';
+import { servedModes } from '../activities/scrape/engines';
+import { SCRAPE_ENGINES, engineQueue } from '../scrape/engines';
 import { loadConfig, type Config } from '../lib/config';
 import { errorBody } from '../lib/errors';
 import { runMigrations } from '../lib/migrate';
@@ -45,7 +47,10 @@ export async function runWorkers(config: Config): Promise<void> {
   const workers: Worker[] = [];
   // One bundle of the workflow code for every worker, built once per version (lib/workflow-bundle.ts).
   const workflowBundle = await loadWorkflowBundle(config.dataDir);
-  if (config.WORKER_QUEUES !== 'browser') {
+  const modes = servedModes(config.WORKER_QUEUES);
+  const ownQueueModes = modes.filter((mode) => SCRAPE_ENGINES[mode].placement === 'own-queue');
+  // Workflows run wherever the `with-workflow` engines are: every queue set but an engine's own.
+  if (modes.some((mode) => SCRAPE_ENGINES[mode].placement === 'with-workflow')) {
     const activities = createActivities(deps);
     // The main queue: flows, subscriptions, diagnostics, and the activities they call.
     workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.main, workflowBundle, activities }));
@@ -53,17 +58,17 @@ export async function runWorkers(config: Config): Promise<void> {
     // happen, or a batch whose API process died: its workflow task times out and lands here).
     workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.sync, workflowBundle, activities }));
   }
-  if (deps.browserPool) {
+  for (const mode of ownQueueModes) {
     workers.push(
       await Worker.create({
         connection,
         namespace: config.TEMPORAL_NAMESPACE,
-        taskQueue: queues.browser,
-        // Browser batches run here, their renders as local activities (workflows/scrape.workflow.ts);
-        // flow nodes' renders come as regular activities.
+        taskQueue: engineQueue(config.TASK_QUEUE_PREFIX, mode),
+        // Standalone batches of this mode run here, their pages as local activities
+        // (workflows/scrape.workflow.ts); flow nodes' pages come as regular activities.
         workflowBundle,
-        activities: createBrowserActivities({ ...deps, browserPool: deps.browserPool }),
-        // Pages at once are capped by the pool; more slots would only queue inside it.
+        activities: createEngineQueueActivities(deps, mode),
+        // Pages at once are capped by the engine (the browser pool); more slots would only queue inside it.
         maxConcurrentActivityTaskExecutions: config.BROWSER_CONCURRENCY * 2,
         maxConcurrentLocalActivityExecutions: config.BROWSER_CONCURRENCY * 2,
       }),

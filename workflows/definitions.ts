@@ -2,6 +2,7 @@
  * Client-safe definitions shared by the API, workers and workflows: task-queue names,
  * workflow ids, input/output types. No Node built-ins and no activity code here.
  */
+import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequest } from '../scrape/request';
 
 /** Task queues, optionally prefixed (TASK_QUEUE_PREFIX) so deployments or tests can share a server. */
@@ -9,8 +10,8 @@ export function taskQueues(prefix = '') {
   return {
     /** Orchestration (all workflows) and http-mode scraping, credit and bookkeeping activities. */
     main: `${prefix}scrape-main`,
-    /** Browser-mode scraping: served by workers that own a Chromium pool. */
-    browser: `${prefix}scrape-browser`,
+    /** Browser-mode scraping: served by workers that own a Chromium pool (the browser engine's own queue). */
+    browser: engineQueue(prefix, 'browser'),
     /**
      * Standalone scrapes (POST /webhook/unblocker, template runs): served by a worker inside each
      * API process, which starts these workflows eagerly and runs their http work in-process, and

@@ -11,7 +11,8 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities, BrowserActivities } from '../activities';
+import type { Activities, PageActivity } from '../activities';
+import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
 import { NON_RETRYABLE_CODES } from '../lib/errors';
 import type { FailedScrape } from '../activities/scrape/run-scrape';
 import {
@@ -63,16 +64,22 @@ function scrapeActivityOptions(input: ScrapeWorkflowInput) {
   };
 }
 
-function scrapeActivities(input: ScrapeWorkflowInput, localFetch: boolean) {
+/** The page activities, each under the name its engine's line gives (scrape/engines.ts). */
+type PageActivities = Record<string, PageActivity>;
+
+function scrapeActivities(input: ScrapeWorkflowInput, localFetch: boolean): PageActivity {
   const options = {
     ...scrapeActivityOptions(input),
     // Heartbeats carry cancellation to the engine (and notice a crashed worker quickly).
     heartbeatTimeout: '10 seconds',
   };
-  if (input.request.mode === 'browser') return proxyActivities<BrowserActivities>({ ...options, taskQueue: input.browserQueue }).renderPage;
+  const engine = SCRAPE_ENGINES[input.request.mode];
+  if (engine.placement === 'own-queue') {
+    return proxyActivities<PageActivities>({ ...options, taskQueue: engineQueueBeside(input.browserQueue, input.request.mode) })[engine.activity]!;
+  }
   // A local activity has no heartbeat: a worker crash shows as the workflow task timing out,
   // and a cancellation reaches it when the workflow task is next heartbeated (see runScrapeStepsWith).
-  return localFetch ? proxyLocalActivities<Activities>(scrapeActivityOptions(input)).fetchPage : proxyActivities<Activities>(options).fetchPage;
+  return (localFetch ? proxyLocalActivities<PageActivities>(scrapeActivityOptions(input)) : proxyActivities<PageActivities>(options))[engine.activity]!;
 }
 
 /** The failure's stable code and message, through ActivityFailure → ApplicationFailure. */
@@ -250,11 +257,13 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
         nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
       },
     };
-    // On the browser queue, the page is rendered by this worker's pool inside the workflow task
+    const { mode } = job.request;
+    const activity = SCRAPE_ENGINES[mode].activity;
+    // On the engine's queue, the page is rendered by this worker's engine inside the workflow task
     // (a worker crash shows as the task timing out; a cancel arrives with the next task heartbeat).
-    if (input.renderLocally) return proxyLocalActivities<BrowserActivities>(options).renderPage;
+    if (input.renderLocally) return proxyLocalActivities<PageActivities>(options)[activity]!;
     // Heartbeats carry cancellation to the engine and notice a crashed worker quickly.
-    return proxyActivities<BrowserActivities>({ ...options, taskQueue: input.browserQueue, heartbeatTimeout: '10 seconds' }).renderPage;
+    return proxyActivities<PageActivities>({ ...options, taskQueue: engineQueueBeside(input.browserQueue, mode), heartbeatTimeout: '10 seconds' })[activity]!;
   };
 
   const runBrowser = async (job: ScrapeJob) => {
@@ -275,7 +284,8 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
   };
 
   try {
-    await Promise.all([runHttp(input.scrapes.filter((job) => job.request.mode === 'http')), ...input.scrapes.filter((job) => job.request.mode !== 'http').map(runBrowser)]);
+    const withWorkflow = (job: ScrapeJob) => SCRAPE_ENGINES[job.request.mode].placement === 'with-workflow';
+    await Promise.all([runHttp(input.scrapes.filter(withWorkflow)), ...input.scrapes.filter((job) => !withWorkflow(job)).map(runBrowser)]);
   } catch (error) {
     if (isCancellation(error)) {
       // An operator cancelled the batch: its unfinished runs are recorded cancelled and refunded.

@@ -8,24 +8,30 @@
  * through a local activity per scrape with the scrape's own Temporal retry policy.
  */
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
-import type { HttpEngine } from './http';
-import { type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, refundRun, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+import type { Engines } from './engines';
+import { type Engine, type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, refundRun, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
   return { runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } };
 }
 
-export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { httpEngine: HttpEngine }) {
-  const engine = deps.httpEngine.scrape.bind(deps.httpEngine);
+export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { engines: Engines }) {
+  /** The job's engine; a mode this process does not hold fails the scrape (it never happens: the API sends each mode where its engine is). */
+  const engineFor = (job: ScrapeJob): Engine => {
+    const engine = deps.engines[job.request.mode];
+    if (!engine) throw ApplicationFailure.create({ type: 'BROWSER_UNAVAILABLE', message: `no ${job.request.mode} engine in this worker`, nonRetryable: true });
+    return (req, opts) => engine.scrape(req, opts);
+  };
   return {
-    /** Attempt 1 of each http scrape, all at once; an outcome per scrape (this activity does not throw for one scrape's failure). */
+    /** Attempt 1 of each scrape of a `with-workflow` engine (http), all at once; an outcome per scrape (this activity does not throw for one scrape's failure). */
     async scrapeFirstAttempts(input: { scrapes: ScrapeJob[] }): Promise<FirstAttemptOutcome[]> {
       const signal = Context.current().cancellationSignal;
       return Promise.all(
         input.scrapes.map(async (job): Promise<FirstAttemptOutcome> => {
           try {
-            await scrapeOnce(deps, engine, activityInput(job), 1, signal);
+            await scrapeOnce(deps, engineFor(job), activityInput(job), 1, signal);
             return { runId: job.runId, status: 'succeeded' };
           } catch (error) {
             const failure = toFailure(error);
@@ -38,7 +44,7 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { httpEng
     /** Attempts 2… of one http scrape (the workflow gives this activity the scrape's retry policy). */
     async retryScrape(input: { scrape: ScrapeJob }): Promise<ScrapeActivityOutput> {
       const ctx = Context.current();
-      return scrapeOnce(deps, engine, activityInput(input.scrape), 1 + ctx.info.attempt, ctx.cancellationSignal);
+      return scrapeOnce(deps, engineFor(input.scrape), activityInput(input.scrape), 1 + ctx.info.attempt, ctx.cancellationSignal);
     },
 
     /** Refunds and records the scrapes of a batch whose every attempt failed. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import type { FlowNodeDefinition } from '../../workflows/definitions';
 import { validateFlow } from '../../workflows/flow-dag';
+import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
 import { parseScrapeRequest, scrapeCost } from '../../scrape/request';
 
 export const MAX_DESCRIPTION = 1000;
@@ -105,7 +106,8 @@ export function minimumRunCost(nodes: readonly FlowNodeDefinition[]): number {
   for (const node of nodes) {
     if (node.type !== 'scrape') continue;
     const config = node.config as { mode?: unknown; capture_network?: unknown };
-    cost += scrapeCost({ mode: config.mode === 'browser' ? 'browser' : 'http', capture_network: config.capture_network === true });
+    const mode = (SCRAPE_MODES as readonly unknown[]).includes(config.mode) ? (config.mode as ScrapeMode) : 'http';
+    cost += scrapeCost({ mode, capture_network: config.capture_network === true });
   }
   return cost;
 }
