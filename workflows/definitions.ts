@@ -140,9 +140,17 @@ export type FirstAttemptOutcome =
 export type FlowNodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
 export type FlowRunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
+/**
+ * The flow node types, declared once. Each is a file in workflows/flow-nodes/ and a line in the
+ * two registries typed over these names (FLOW_NODE_KINDS there, FLOW_NODE_PRICING in
+ * api/schemas/flow-nodes.ts).
+ */
+export const FLOW_NODE_TYPES = ['scrape', 'foreach', 'delay', 'webhook'] as const;
+export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
+
 export interface FlowNodeDefinition {
   id: string;
-  type: 'scrape' | 'foreach' | 'delay' | 'webhook';
+  type: FlowNodeType;
   config: Record<string, unknown>;
   needs: string[];
 }

@@ -1,4 +1,8 @@
-import { PlaceholderError, findCycles, resolvePlaceholders, topologicalLevels, validateFlow } from './flow-dag';
+import { PlaceholderError, type ValidateFlowOptions, findCycles, resolvePlaceholders, topologicalLevels, validateFlow } from './flow-dag';
+import { FLOW_NODE_KINDS } from './flow-nodes';
+
+/** validateFlow with the registry of node types, as the API calls it. */
+const validate = (def: unknown, options: Omit<ValidateFlowOptions, 'kinds'> = {}) => validateFlow(def, { kinds: FLOW_NODE_KINDS, ...options });
 
 const scrape = (id: string, needs: string[] = [], config: Record<string, unknown> = { url: 'https://example.com/' }) => ({ id, type: 'scrape', config, needs });
 
@@ -15,11 +19,11 @@ const fourNodes = {
 
 describe('validateFlow', () => {
   it('accepts a valid flow', () => {
-    expect(validateFlow(fourNodes)).toEqual([]);
+    expect(validate(fourNodes)).toEqual([]);
   });
 
   it('lists every problem at once', () => {
-    const problems = validateFlow({
+    const problems = validate({
       name: '',
       nodes: [
         scrape('a', ['ghost']),
@@ -43,7 +47,7 @@ describe('validateFlow', () => {
   });
 
   it('names each cycle, self-loops included', () => {
-    const problems = validateFlow({
+    const problems = validate({
       name: 'loops',
       nodes: [scrape('a', ['c']), scrape('b', ['a']), scrape('c', ['b']), scrape('d', ['d']), scrape('e', ['a'])],
     });
@@ -51,7 +55,7 @@ describe('validateFlow', () => {
   });
 
   it('refuses placeholders to nodes that are not ancestors, unknown nodes and bad forms', () => {
-    const problems = validateFlow({
+    const problems = validate({
       name: 'refs',
       nodes: [
         scrape('a'),
@@ -70,7 +74,7 @@ describe('validateFlow', () => {
   });
 
   it('checks each node type\'s config', () => {
-    const problems = validateFlow({
+    const problems = validate({
       name: 'configs',
       nodes: [
         scrape('s', [], { mode: 'video', async: true, extra: 1 }),
@@ -98,7 +102,7 @@ describe('validateFlow', () => {
 
   it('runs the full scrape check the caller plugs in, with placeholders replaced by samples', () => {
     const seen: unknown[] = [];
-    const problems = validateFlow(fourNodes, {
+    const problems = validate(fourNodes, {
       checkScrapeRequest: (request) => {
         seen.push(request);
         return request.selectors ? [] : ['selectors is required'];
@@ -106,13 +110,13 @@ describe('validateFlow', () => {
     });
     expect(problems).toEqual([]);
     expect(seen).toEqual([fourNodes.nodes[0]!.config, { url: 'https://example.comsample', selectors: ['h1'] }]);
-    expect(validateFlow({ name: 'x', nodes: [scrape('a')] }, { checkScrapeRequest: () => ['selectors is required'] })).toEqual(['node "a" config: selectors is required']);
+    expect(validate({ name: 'x', nodes: [scrape('a')] }, { checkScrapeRequest: () => ['selectors is required'] })).toEqual(['node "a" config: selectors is required']);
   });
 
   it('refuses malformed shapes', () => {
-    expect(validateFlow(null)).toEqual(['body must be an object { name, nodes }']);
-    expect(validateFlow({ name: 'x', nodes: [] })).toEqual(['nodes must be a non-empty array']);
-    expect(validateFlow({ name: 'x', nodes: [{ id: 'a.b', type: 'delay', config: { ms: 1 } }, { id: 'c', type: 'delay', config: { ms: 1 }, needs: 'a' }, 7] })).toEqual([
+    expect(validate(null)).toEqual(['body must be an object { name, nodes }']);
+    expect(validate({ name: 'x', nodes: [] })).toEqual(['nodes must be a non-empty array']);
+    expect(validate({ name: 'x', nodes: [{ id: 'a.b', type: 'delay', config: { ms: 1 } }, { id: 'c', type: 'delay', config: { ms: 1 }, needs: 'a' }, 7] })).toEqual([
       'nodes.0.id must be 1-64 characters of letters, digits, _ or -',
       'nodes.1.needs must be an array of node ids',
       'nodes.2 must be an object { id, type, config, needs }',

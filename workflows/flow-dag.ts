@@ -3,13 +3,14 @@
  *
  * Pure and deterministic (no Node built-ins, no clock, no randomness): the API validates a flow
  * with it on save and the flow workflow orders and renders nodes with it inside Temporal's
- * sandbox. The scrape request schema (zod, api/schemas/scrape.ts) is not imported here; the API
+ * sandbox. The scrape request schema (zod, scrape/request.ts) is not imported here; the API
  * plugs it in through `ValidateFlowOptions.checkScrapeRequest`, this module keeps the structural
- * checks. Reference: docs/flows.md.
+ * checks. Each node type's own rules come with its file (workflows/flow-nodes/). Reference:
+ * docs/flows.md.
  */
 
-export const NODE_TYPES = ['scrape', 'foreach', 'delay', 'webhook'] as const;
-export type NodeType = (typeof NODE_TYPES)[number];
+import { SCRAPE_MODES } from '../scrape/engines';
+import type { FlowNodeKind } from './flow-nodes/kind';
 
 export const MAX_NODES = 100;
 export const MAX_DELAY_MS = 86_400_000;
@@ -21,7 +22,7 @@ const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** `{{ ... }}` anywhere in a string. */
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 /** A string that is exactly one placeholder (its value keeps its JSON type). */
-const WHOLE_PLACEHOLDER = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
+export const WHOLE_PLACEHOLDER = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
 /** `nodes.<id>` or `item`, then `.segment` parts (numeric segments index arrays). */
 const EXPRESSION = /^(?:nodes\.([A-Za-z0-9_-]{1,64})|(item))((?:\.[A-Za-z0-9_-]+)*)$/;
 
@@ -58,12 +59,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function hasPlaceholder(value: string): boolean {
+export function hasPlaceholder(value: string): boolean {
   return /\{\{[^{}]*\}\}/.test(value);
 }
 
 /** http(s) URL check; the regex stands in where a sandbox lacks the URL global. */
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   if (typeof URL !== 'function') return /^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i.test(value);
   try {
     const protocol = new URL(value).protocol;
@@ -73,7 +74,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-function isInt(value: unknown, min: number, max: number): boolean {
+export function isInt(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
@@ -83,7 +84,7 @@ const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'b
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is
  * checked only when it has none). The full schema runs in the API through `checkScrapeRequest`.
  */
-function scrapeRequestProblems(request: unknown, at: string): string[] {
+export function flowScrapeRequestProblems(request: unknown, at: string): string[] {
   if (!isRecord(request)) return [`${at} must be an object (a scrape request)`];
   const problems: string[] = [];
   for (const key of Object.keys(request)) {
@@ -94,7 +95,9 @@ function scrapeRequestProblems(request: unknown, at: string): string[] {
   if (url === undefined) problems.push(`${at}.url is required`);
   else if (typeof url !== 'string' || url.trim() === '') problems.push(`${at}.url must be a non-empty string`);
   else if (!hasPlaceholder(url) && !isHttpUrl(url.trim())) problems.push(`${at}.url must be an absolute http(s) URL`);
-  if (request.mode !== undefined && request.mode !== 'http' && request.mode !== 'browser') problems.push(`${at}.mode must be "http" or "browser"`);
+  if (request.mode !== undefined && !(SCRAPE_MODES as readonly unknown[]).includes(request.mode)) {
+    problems.push(`${at}.mode must be ${SCRAPE_MODES.map((m) => `"${m}"`).join(' or ')}`);
+  }
   if (request.method !== undefined && (typeof request.method !== 'string' || !['GET', 'POST'].includes(request.method.toUpperCase()))) {
     problems.push(`${at}.method must be "GET" or "POST"`);
   }
@@ -103,43 +106,6 @@ function scrapeRequestProblems(request: unknown, at: string): string[] {
     problems.push(`${at}.headers must be an object of strings`);
   }
   if (request.options !== undefined && !isRecord(request.options)) problems.push(`${at}.options must be an object`);
-  return problems;
-}
-
-function nodeConfigProblems(node: { id: string; type: NodeType; config: unknown }): string[] {
-  const at = `node "${node.id}" config`;
-  const config = node.config;
-  if (!isRecord(config)) return [`${at} must be an object`];
-  const problems: string[] = [];
-  switch (node.type) {
-    case 'scrape':
-      problems.push(...scrapeRequestProblems(config, at));
-      break;
-    case 'foreach': {
-      const from = config.from;
-      const whole = typeof from === 'string' ? WHOLE_PLACEHOLDER.exec(from) : null;
-      const ref = whole ? parseExpression(whole[1]!) : undefined;
-      if (!ref || ref.nodeId === undefined) problems.push(`${at}.from must be a single placeholder {{ nodes.<id>.<path> }} naming a list`);
-      problems.push(...scrapeRequestProblems(config.request, `${at}.request`));
-      if (config.concurrency !== undefined && !isInt(config.concurrency, 1, MAX_FOREACH_CONCURRENCY)) {
-        problems.push(`${at}.concurrency must be an integer from 1 to ${MAX_FOREACH_CONCURRENCY}`);
-      }
-      for (const key of Object.keys(config)) if (!['from', 'request', 'concurrency'].includes(key)) problems.push(`${at}.${key} is not allowed`);
-      break;
-    }
-    case 'delay':
-      if (!isInt(config.ms, 1, MAX_DELAY_MS)) problems.push(`${at}.ms must be an integer from 1 to ${MAX_DELAY_MS}`);
-      for (const key of Object.keys(config)) if (key !== 'ms') problems.push(`${at}.${key} is not allowed`);
-      break;
-    case 'webhook': {
-      const url = config.url;
-      if (typeof url !== 'string' || url.trim() === '') problems.push(`${at}.url is required (an http(s) URL)`);
-      else if (!hasPlaceholder(url) && !isHttpUrl(url.trim())) problems.push(`${at}.url must be an absolute http(s) URL`);
-      else if (hasPlaceholder(url) && !/^https?:\/\//i.test(url.trim())) problems.push(`${at}.url must start with http:// or https://`);
-      for (const key of Object.keys(config)) if (key !== 'url') problems.push(`${at}.${key} is not allowed`);
-      break;
-    }
-  }
   return problems;
 }
 
@@ -207,7 +173,12 @@ export function findCycles(nodes: ReadonlyArray<{ id: string; needs: readonly st
   return cycles;
 }
 
+/** What validation needs of a node type (workflows/flow-nodes/kind.ts). */
+export type NodeRules = Pick<FlowNodeKind, 'configProblems' | 'scrapeRequest' | 'itemScope'>;
+
 export interface ValidateFlowOptions {
+  /** The node types and their rules (the registry, workflows/flow-nodes/index.ts). */
+  kinds: Readonly<Record<string, NodeRules>>;
   /**
    * Full check of a scrape request (the API passes the zod schema here); receives the request
    * with placeholders replaced by sample values and answers problems ([] when valid).
@@ -231,7 +202,8 @@ function withSampleValues(value: unknown): unknown {
  * node types, duplicate ids, unknown needs, cycles (named), placeholders that refer to a node that
  * is not an ancestor, and each node type's config rules.
  */
-export function validateFlow(def: unknown, options: ValidateFlowOptions = {}): string[] {
+export function validateFlow(def: unknown, options: ValidateFlowOptions): string[] {
+  const kinds = new Map(Object.entries(options.kinds));
   if (!isRecord(def)) return ['body must be an object { name, nodes }'];
   const problems: string[] = [];
   if (typeof def.name !== 'string' || def.name.trim() === '') problems.push('name is required');
@@ -271,8 +243,8 @@ export function validateFlow(def: unknown, options: ValidateFlowOptions = {}): s
   }
 
   for (const node of shaped) {
-    if (!(NODE_TYPES as readonly string[]).includes(node.type)) {
-      problems.push(`node "${node.id}" has unknown type "${node.type}" (expected one of ${NODE_TYPES.join(', ')})`);
+    if (!kinds.has(node.type)) {
+      problems.push(`node "${node.id}" has unknown type "${node.type}" (expected one of ${[...kinds.keys()].join(', ')})`);
     }
     for (const need of node.needs) {
       if (!byId.has(need)) problems.push(`node "${node.id}" needs unknown node "${need}"`);
@@ -292,23 +264,22 @@ export function validateFlow(def: unknown, options: ValidateFlowOptions = {}): s
       if (!ref) {
         problems.push(`${label} is not a valid placeholder (use {{ nodes.<id>.<path> }})`);
       } else if (ref.item) {
-        if (node.type !== 'foreach' || !where.startsWith('config.request')) problems.push(`${label}: {{ item }} is only available in a foreach node's request`);
+        const itemScope = kinds.get(node.type)?.itemScope;
+        if (itemScope === undefined || !where.startsWith(itemScope)) problems.push(`${label}: {{ item }} is only available in a foreach node's request`);
       } else if (!byId.has(ref.nodeId!)) {
         problems.push(`${label} refers to unknown node "${ref.nodeId}"`);
       } else if (!ancestors.get(node.id)?.has(ref.nodeId!)) {
         problems.push(`${label} refers to node "${ref.nodeId}", which is not an ancestor through needs`);
       }
     }
-    if ((NODE_TYPES as readonly string[]).includes(node.type)) {
-      const typed = { id: node.id, type: node.type as NodeType, config: node.config };
-      const configProblems = nodeConfigProblems(typed);
+    const kind = kinds.get(node.type);
+    if (kind) {
+      const at = `node "${node.id}" config`;
+      const configProblems = isRecord(node.config) ? kind.configProblems(node.config, at) : [`${at} must be an object`];
       problems.push(...configProblems);
-      if (configProblems.length === 0 && options.checkScrapeRequest) {
-        const request = node.type === 'scrape' ? node.config : node.type === 'foreach' ? (node.config as Record<string, unknown>).request : undefined;
-        if (request !== undefined) {
-          const at = node.type === 'scrape' ? 'config' : 'config.request';
-          for (const p of options.checkScrapeRequest(withSampleValues(request) as Record<string, unknown>)) problems.push(`node "${node.id}" ${at}: ${p}`);
-        }
+      if (configProblems.length === 0 && options.checkScrapeRequest && kind.scrapeRequest) {
+        const request = kind.scrapeRequest.of(node.config as Record<string, unknown>);
+        for (const p of options.checkScrapeRequest(withSampleValues(request) as Record<string, unknown>)) problems.push(`node "${node.id}" ${kind.scrapeRequest.at}: ${p}`);
       }
     }
   }

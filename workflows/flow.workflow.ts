@@ -36,14 +36,14 @@ import {
   type FlowNodeState,
   type FlowRunState,
   type FlowScrapeInput,
-  type FlowScrapeOutput,
   type FlowWorkflowInput,
   type FlowWorkflowOutput,
   type ForeachSummary,
   type ForeachWorkflowInput,
   workflowIds,
 } from './definitions';
-import { DEFAULT_FOREACH_CONCURRENCY, PlaceholderError, type ResolveScope, resolvePlaceholders, topologicalLevels } from './flow-dag';
+import { PlaceholderError, type ResolveScope, resolvePlaceholders, topologicalLevels } from './flow-dag';
+import { FLOW_NODE_KINDS, type FlowNodeKind, type NodeRunContext, type Rendered, type ScrapeOutcome } from './flow-nodes';
 import { describeFailure, runScrapeSteps } from './scrape.workflow';
 
 export const flowRunStateQuery = defineQuery<FlowRunState>('flowRunState');
@@ -71,9 +71,6 @@ const webhook = proxyActivities<Activities>({
   },
 });
 
-type ScrapeOutcome =
-  | { ok: true; output: FlowScrapeOutput; attempts: number; credits: number }
-  | { ok: false; error: FlowNodeError; attempts: number; credits: number };
 
 /** One scrape of a flow: a scrape node, or one item of a foreach. */
 async function runFlowScrape(input: FlowScrapeInput): Promise<ScrapeOutcome> {
@@ -98,7 +95,6 @@ async function runFlowScrape(input: FlowScrapeInput): Promise<ScrapeOutcome> {
   return { ok: false, error, attempts: described.attempts, credits: described.credits };
 }
 
-type Rendered<T> = { ok: true; value: T } | { ok: false; error: FlowNodeError };
 
 /** Renders a node's config against earlier outputs; a missing value fails the node, not the run. */
 function render<T>(value: T, outputs: Record<string, unknown>, scope: ResolveScope = {}): Rendered<T> {
@@ -124,96 +120,67 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
     await bookkeeping.recordFlowNode({ flowRunId: input.flowRunId, nodeId: id, ...patch });
   };
 
-  async function runNode(node: FlowNodeDefinition): Promise<boolean> {
-    state.nodes[node.id]!.status = 'running';
-    await bookkeeping.recordFlowNode({ flowRunId: input.flowRunId, nodeId: node.id, status: 'running' });
-    try {
-      switch (node.type) {
-        case 'scrape': {
-          const request = render(node.config, outputs);
-          if (!request.ok) return failNode(node.id, request.error);
-          const outcome = await runFlowScrape({
-            scrapeRunId: uuid4(),
+  /** What a node's runner may do (workflows/flow-nodes/kind.ts), bound to the node. */
+  const contextOf = (node: FlowNodeDefinition): NodeRunContext => ({
+    render: (value, scope) => render(value, outputs, scope),
+    setOutput: (value) => {
+      outputs[node.id] = value;
+    },
+    succeed: async (patch) => {
+      await finishNode(node.id, { status: 'succeeded', ...patch });
+      return true;
+    },
+    fail: (error, patch) => failNode(node.id, error, patch),
+    sleep: (ms) => sleep(ms),
+    scrape: (request) =>
+      runFlowScrape({
+        scrapeRunId: uuid4(),
+        flowRunId: input.flowRunId,
+        flowRunWorkflowId,
+        nodeId: node.id,
+        userId: input.userId,
+        apiKeyId: input.apiKeyId,
+        request,
+        browserQueue: input.browserQueue,
+      }),
+    scrapeEach: (items, request, concurrency) =>
+      executeChild(foreachWorkflow, {
+        workflowId: workflowIds.flowForeach(flowRunWorkflowId, node.id),
+        // The run's cancellation reaches the child; the child never outlives the run.
+        parentClosePolicy: ParentClosePolicy.TERMINATE,
+        args: [
+          {
             flowRunId: input.flowRunId,
             flowRunWorkflowId,
             nodeId: node.id,
             userId: input.userId,
             apiKeyId: input.apiKeyId,
-            request: request.value,
+            items,
+            request,
+            concurrency,
             browserQueue: input.browserQueue,
-          });
-          if (!outcome.ok) return failNode(node.id, outcome.error, { attempts: outcome.attempts, credits: outcome.credits });
-          outputs[node.id] = outcome.output;
-          await finishNode(node.id, { status: 'succeeded', output: outcome.output, attempts: outcome.attempts, credits: outcome.credits });
-          return true;
-        }
-        case 'foreach': {
-          const config = node.config as { from: string; request: Record<string, unknown>; concurrency?: number };
-          const rendered = render<unknown>(config.from, outputs);
-          if (!rendered.ok) return failNode(node.id, rendered.error);
-          const list = rendered.value;
-          if (!Array.isArray(list)) return failNode(node.id, { code: 'NOT_A_LIST', message: `${config.from} is not a list` });
-          // `{{ nodes... }}` now; `{{ item... }}` per item, in the child.
-          const request = render(config.request, outputs, { keepItem: true });
-          if (!request.ok) return failNode(node.id, request.error);
-          const summary = await executeChild(foreachWorkflow, {
-            workflowId: workflowIds.flowForeach(flowRunWorkflowId, node.id),
-            // The run's cancellation reaches the child; the child never outlives the run.
-            parentClosePolicy: ParentClosePolicy.TERMINATE,
-            args: [
-              {
-                flowRunId: input.flowRunId,
-                flowRunWorkflowId,
-                nodeId: node.id,
-                userId: input.userId,
-                apiKeyId: input.apiKeyId,
-                items: list,
-                request: request.value,
-                concurrency: config.concurrency ?? DEFAULT_FOREACH_CONCURRENCY,
-                browserQueue: input.browserQueue,
-                nextIndex: 0,
-                summary: { total: list.length, succeeded: 0, failed: 0, failures: [] },
-              } satisfies ForeachWorkflowInput,
-            ],
-          });
-          const credits = await bookkeeping.flowNodeCredits({ flowRunId: input.flowRunId, nodeId: node.id });
-          outputs[node.id] = summary;
-          // Partial failures are reported per item; the node fails only when every item failed.
-          if (summary.total > 0 && summary.succeeded === 0) {
-            return failNode(node.id, { code: 'ALL_ITEMS_FAILED', message: `all ${summary.total} items failed` }, { items: summary, output: summary, credits });
-          }
-          await finishNode(node.id, { status: 'succeeded', output: summary, items: summary, credits, attempts: 1 });
-          return true;
-        }
-        case 'delay': {
-          const ms = (node.config as { ms: number }).ms;
-          await sleep(ms);
-          outputs[node.id] = { ms };
-          await finishNode(node.id, { status: 'succeeded', output: { ms }, attempts: 1 });
-          return true;
-        }
-        case 'webhook': {
-          const url = render<unknown>((node.config as { url: string }).url, outputs);
-          if (!url.ok) return failNode(node.id, url.error);
-          try {
-            const answer = await webhook.postFlowWebhook({ flowRunId: input.flowRunId, nodeId: node.id, url: String(url.value) });
-            outputs[node.id] = { status: answer.status };
-            await finishNode(node.id, { status: 'succeeded', output: { status: answer.status }, attempts: answer.attempts });
-            return true;
-          } catch (error) {
-            if (isCancellation(error)) throw error;
-            return failNode(node.id, describeFailure(error));
-          }
-        }
-        default:
-          return failNode(node.id, { code: 'BAD_REQUEST', message: `unknown node type ${String((node as { type: unknown }).type)}` });
-      }
+            nextIndex: 0,
+            summary: { total: items.length, succeeded: 0, failed: 0, failures: [] },
+          } satisfies ForeachWorkflowInput,
+        ],
+      }),
+    credits: () => bookkeeping.flowNodeCredits({ flowRunId: input.flowRunId, nodeId: node.id }),
+    postWebhook: (url) => webhook.postFlowWebhook({ flowRunId: input.flowRunId, nodeId: node.id, url }),
+  });
+
+  async function runNode(node: FlowNodeDefinition): Promise<boolean> {
+    state.nodes[node.id]!.status = 'running';
+    await bookkeeping.recordFlowNode({ flowRunId: input.flowRunId, nodeId: node.id, status: 'running' });
+    const kind: FlowNodeKind | undefined = FLOW_NODE_KINDS[node.type];
+    if (!kind) return failNode(node.id, { code: 'BAD_REQUEST', message: `unknown node type ${String(node.type)}` });
+    try {
+      return await kind.run(node, contextOf(node));
     } catch (error) {
       if (isCancellation(error)) {
         state.nodes[node.id]!.status = 'cancelled';
         throw error;
       }
-      // A bug or an unexpected failure: the node fails, the run records why.
+      // A bug or an unexpected failure (a webhook refused): the node fails, the run records why.
       return failNode(node.id, describeFailure(error));
     }
   }

@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import type { FlowNodeDefinition } from '../../workflows/definitions';
+import { FLOW_NODE_TYPES, type FlowNodeDefinition } from '../../workflows/definitions';
 import { validateFlow } from '../../workflows/flow-dag';
-import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
-import { parseScrapeRequest, scrapeCost } from '../../scrape/request';
+import { FLOW_NODE_KINDS } from '../../workflows/flow-nodes';
+import { parseScrapeRequest } from '../../scrape/request';
+import { FLOW_NODE_PRICING } from './flow-nodes';
 
 export const MAX_DESCRIPTION = 1000;
 
@@ -24,7 +25,7 @@ export const flowBodySchema = z
     nodes: z.array(
       z.strictObject({
         id: z.string(),
-        type: z.enum(['scrape', 'foreach', 'delay', 'webhook']),
+        type: z.enum(FLOW_NODE_TYPES),
         config: z.record(z.string(), z.unknown()),
         needs: z.array(z.string()).optional(),
       }),
@@ -85,7 +86,7 @@ export function parseFlow(body: unknown, options: { partial?: boolean; current?:
     name: body.name === undefined && options.partial ? options.current?.name : body.name,
     nodes: body.nodes === undefined && options.partial ? options.current?.nodes : body.nodes,
   };
-  problems.push(...validateFlow(merged, { checkScrapeRequest: scrapeRequestProblems }));
+  problems.push(...validateFlow(merged, { kinds: FLOW_NODE_KINDS, checkScrapeRequest: scrapeRequestProblems }));
   if (problems.length) throw new AppError('VALIDATION_FAILED', problems);
   const nodes = (merged.nodes as Array<Record<string, unknown>>).map((n) => ({
     id: n.id as string,
@@ -97,17 +98,11 @@ export function parseFlow(body: unknown, options: { partial?: boolean; current?:
 }
 
 /**
- * What a run costs at least, checked before it starts (402 below it): the scrape nodes' prices.
- * Foreach nodes cost their items' prices as they run (unknown up front); delay and webhook nodes
- * are free. Each scrape debits its own price when it runs.
+ * What a run costs at least, checked before it starts (402 below it): the sum of each node type's
+ * known minimum (api/schemas/flow-nodes.ts): the scrape nodes' prices.
  */
 export function minimumRunCost(nodes: readonly FlowNodeDefinition[]): number {
   let cost = 0;
-  for (const node of nodes) {
-    if (node.type !== 'scrape') continue;
-    const config = node.config as { mode?: unknown; capture_network?: unknown };
-    const mode = (SCRAPE_MODES as readonly unknown[]).includes(config.mode) ? (config.mode as ScrapeMode) : 'http';
-    cost += scrapeCost({ mode, capture_network: config.capture_network === true });
-  }
+  for (const node of nodes) cost += FLOW_NODE_PRICING[node.type].minimumCost(node.config);
   return cost;
 }
