@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { Worker } from '@temporalio/worker';
 import { createScrapeBatchActivities } from '../activities/scrape/batch';
 import { createBlacklist } from '../activities/scrape/blacklist';
-import { createHttpEngine } from '../activities/scrape/http';
+import { closeEngines, createEngines, servedModes } from '../activities/scrape/engines';
 import { createAuth } from '../lib/auth';
 import { loadConfig, type Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
@@ -57,7 +57,8 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   });
   const metrics = createWorkerMetrics({ browserPool: false });
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
-  const httpEngine = createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
+  // The engines that run with the workflows (http): the sync queue's scrapes run here (scrape/engines.ts).
+  const engines = createEngines(servedModes('http'), config, logger);
   // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
   let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
   const hostWorker = config.API_WORKER
@@ -74,8 +75,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
             logger,
             metrics,
             blacklist,
-            // The sync queue's scrapes are those of the `with-workflow` engines (scrape/engines.ts).
-            engines: { http: httpEngine },
+            engines,
             lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
             runEvents: waiters,
           }),
@@ -117,7 +117,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       await temporal.close();
       waiters.close();
       await listener.close();
-      await httpEngine.close();
+      await closeEngines(engines);
       await sql.close();
       await db.$disconnect();
       logger.info('api stopped');

@@ -1,23 +1,41 @@
 /**
  * The workflow code bundle (webpack, seconds of CPU) built once and kept under
- * <DATA_DIR>/workflow-bundles/<key>.js, where the key hashes every source file under workflows/
- * (the only code workflows import at run time, besides the SDK) and the SDK's version. Every
- * process that runs workflows — the worker, and each API process hosting the sync-queue worker —
- * reuses it instead of bundling again; a changed workflow file or SDK makes a new key.
+ * <DATA_DIR>/workflow-bundles/<key>.js, where the key hashes every source file the workflows
+ * reach through relative imports from workflows/index.ts (the workflows, the node types, the
+ * engine table, the error table...) and the SDK's version. Every process that runs workflows —
+ * the worker, and each API process hosting the sync-queue worker — reuses it instead of bundling
+ * again; a change to any file in the bundle or to the SDK makes a new key.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 
-const WORKFLOWS_DIR = path.resolve(__dirname, '..', 'workflows');
+const WORKFLOWS_ENTRY = path.resolve(__dirname, '..', 'workflows', 'index.ts');
+/** `import … from './x'`, `export … from './x'`, `import './x'`; group 1 is `type` for type-only ones (erased: not in the bundle). */
+const RELATIVE_IMPORT = /\b(?:import|export)(\s+type\b)?[^;'"]*?(?:from\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The entry and every file it reaches through relative imports that are not type-only. */
+export function bundleSources(entry = WORKFLOWS_ENTRY): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
+      if (match[1]) continue;
+      const base = path.resolve(path.dirname(file), match[2]!);
+      const resolved = [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => existsSync(candidate) && candidate.endsWith('.ts'));
+      if (resolved) visit(resolved);
+    }
+  };
+  visit(entry);
+  return [...seen].sort();
+}
 
 function bundleKey(): string {
   const hash = createHash('sha256');
-  for (const name of readdirSync(WORKFLOWS_DIR).sort()) {
-    if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
-    hash.update(name).update('\0').update(readFileSync(path.join(WORKFLOWS_DIR, name))).update('\0');
-  }
+  const root = path.resolve(__dirname, '..');
+  for (const file of bundleSources()) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   for (const pkg of ['@temporalio/workflow', '@temporalio/worker', '@temporalio/common']) {
     hash.update(pkg).update((JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version);
   }

@@ -20,7 +20,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { ConfigError, loadConfig, processEnvironment } from '../lib/config';
+import { type Config, ConfigError, loadConfig, processEnvironment } from '../lib/config';
 import { redactUrl } from '../lib/logger';
 import { runMigrations } from '../lib/migrate';
 import { startNodeProcess } from '../lib/runtime/node-process';
@@ -62,7 +62,7 @@ function topologyOf(argv: string[]): Topology {
 
 interface WorkerProcess {
   name: string;
-  queues: 'all' | 'http' | 'browser';
+  queues: Config['WORKER_QUEUES'];
   metricsPort: number;
 }
 interface ApiProcess {
