@@ -1258,7 +1258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["AuthLibraryError"];
                 };
             };
             /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
@@ -1276,7 +1276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthLibraryError"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["AuthLibraryError"];
                 };
             };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
@@ -1368,7 +1368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["AuthLibraryError"];
                 };
             };
             /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
@@ -1435,7 +1435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["AuthLibraryError"];
                 };
             };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */

@@ -52,7 +52,7 @@ def _parse_response(
         return response_401
 
     if response.status_code == 403:
-        response_403 = ErrorBody.from_dict(response.json())
+        response_403 = AuthLibraryError.from_dict(response.json())
 
         return response_403
 

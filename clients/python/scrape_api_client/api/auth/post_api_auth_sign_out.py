@@ -5,6 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.auth_library_error import AuthLibraryError
 from ...models.error_body import ErrorBody
 from ...models.post_api_auth_sign_out_response_200 import PostApiAuthSignOutResponse200
 from ...types import Response
@@ -22,14 +23,14 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | PostApiAuthSignOutResponse200 | None:
+) -> AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200 | None:
     if response.status_code == 200:
         response_200 = PostApiAuthSignOutResponse200.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 403:
-        response_403 = ErrorBody.from_dict(response.json())
+        response_403 = AuthLibraryError.from_dict(response.json())
 
         return response_403
 
@@ -51,7 +52,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | PostApiAuthSignOutResponse200]:
+) -> Response[AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -63,7 +64,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[ErrorBody | PostApiAuthSignOutResponse200]:
+) -> Response[AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200]:
     """Sign out (clears the session)
 
     Raises:
@@ -71,7 +72,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | PostApiAuthSignOutResponse200]
+        Response[AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200]
     """
 
     kwargs = _get_kwargs()
@@ -86,7 +87,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> ErrorBody | PostApiAuthSignOutResponse200 | None:
+) -> AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200 | None:
     """Sign out (clears the session)
 
     Raises:
@@ -94,7 +95,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | PostApiAuthSignOutResponse200
+        AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200
     """
 
     return sync_detailed(
@@ -105,7 +106,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[ErrorBody | PostApiAuthSignOutResponse200]:
+) -> Response[AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200]:
     """Sign out (clears the session)
 
     Raises:
@@ -113,7 +114,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | PostApiAuthSignOutResponse200]
+        Response[AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200]
     """
 
     kwargs = _get_kwargs()
@@ -126,7 +127,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> ErrorBody | PostApiAuthSignOutResponse200 | None:
+) -> AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200 | None:
     """Sign out (clears the session)
 
     Raises:
@@ -134,7 +135,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | PostApiAuthSignOutResponse200
+        AuthLibraryError | ErrorBody | PostApiAuthSignOutResponse200
     """
 
     return (

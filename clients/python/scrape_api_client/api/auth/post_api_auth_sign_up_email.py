@@ -47,7 +47,7 @@ def _parse_response(
         return response_400
 
     if response.status_code == 403:
-        response_403 = ErrorBody.from_dict(response.json())
+        response_403 = AuthLibraryError.from_dict(response.json())
 
         return response_403
 
@@ -57,7 +57,23 @@ def _parse_response(
         return response_413
 
     if response.status_code == 422:
-        response_422 = AuthLibraryError.from_dict(response.json())
+
+        def _parse_response_422(data: object) -> AuthLibraryError | ErrorBody:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_0 = ErrorBody.from_dict(data)
+
+                return response_422_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_422_type_1 = AuthLibraryError.from_dict(data)
+
+            return response_422_type_1
+
+        response_422 = _parse_response_422(response.json())
 
         return response_422
 
@@ -103,7 +119,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthLibraryError | ErrorBody | PostApiAuthSignUpEmailResponse200]
+        Response[AuthLibraryError | AuthLibraryError | ErrorBody | ErrorBody | PostApiAuthSignUpEmailResponse200]
     """
 
     kwargs = _get_kwargs(
@@ -132,7 +148,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthLibraryError | ErrorBody | PostApiAuthSignUpEmailResponse200
+        AuthLibraryError | AuthLibraryError | ErrorBody | ErrorBody | PostApiAuthSignUpEmailResponse200
     """
 
     return sync_detailed(
@@ -156,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AuthLibraryError | ErrorBody | PostApiAuthSignUpEmailResponse200]
+        Response[AuthLibraryError | AuthLibraryError | ErrorBody | ErrorBody | PostApiAuthSignUpEmailResponse200]
     """
 
     kwargs = _get_kwargs(
@@ -183,7 +199,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AuthLibraryError | ErrorBody | PostApiAuthSignUpEmailResponse200
+        AuthLibraryError | AuthLibraryError | ErrorBody | ErrorBody | PostApiAuthSignUpEmailResponse200
     """
 
     return (
