@@ -3,7 +3,7 @@ const tseslint = require('typescript-eslint');
 const { builtinModules } = require('node:module');
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'generated/', '.data/', 'coverage/', 'eslint.config.js', 'jest.config.js'] },
+  { ignores: ['node_modules/', 'generated/', 'clients/typescript/src/schema.ts', 'clients/python/', '.data/', 'coverage/', 'eslint.config.js', 'jest.config.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
@@ -18,16 +18,16 @@ module.exports = tseslint.config(
     },
   },
   {
-    // Where reading the environment is the point: the config module, the bootstrap, tests.
-    files: ['lib/config.ts', 'scripts/setup.cjs', 'test/**', '**/*.test.ts', 'lib/runtime/temporal-server.ts', 'bench/**'],
+    // Where reading the environment is the point: the config module, the bootstrap, tests, the clients' tooling and examples.
+    files: ['lib/config.ts', 'scripts/setup.cjs', 'scripts/python-tools.cjs', 'scripts/generate-clients.ts', 'clients/**', 'test/**', '**/*.test.ts', 'lib/runtime/temporal-server.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['scripts/*.cjs', 'test/*.cjs'],
+    files: ['scripts/*.cjs', 'test/*.cjs', 'test/fuzz/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['scripts/*.cjs', 'test/*.cjs'],
+    files: ['scripts/*.cjs', 'test/*.cjs', 'test/fuzz/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -48,6 +48,9 @@ export interface AppDeps {
   scrapes: ScrapeDispatcher;
 }
 
+/** The document's `info` (GET /openapi.json, the generated clients in clients/). */
+export const OPENAPI_INFO = { title: 'Scrape API', version: '0.1.0', description: 'Generated from the route table (docs/api.md).' } as const;
+
 /** The HTTP application: no listening, no globals, every collaborator passed in. */
 export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[] } {
   // While PostgreSQL or Temporal is down, answers are 503s that name it (api/middleware/dependencies.ts).
@@ -77,7 +80,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),
   ];
   const routes: Route[] = [...open, ...raw, ...json];
-  built.document = buildOpenApi(routes, { title: 'Scrape API', version: '0.1.0', description: 'Generated from the route table (docs/api.md).' });
+  built.document = buildOpenApi(routes, { ...OPENAPI_INFO });
 
   const app = express();
   app.disable('x-powered-by');

@@ -9,6 +9,8 @@
  *      promtool checks the /metrics format) and docker-compose (validates docker-compose.yml,
  *      no engine needed). Without them browser mode answers 503 until
  *      CHROMIUM_PATH points at a Chromium, and the metrics-format test fails saying why.
+ * With --for-tests also the Python tools venv (scripts/python-tools.cjs: the Python client's
+ * generator and schemathesis, pinned in scripts/python-requirements.txt) in <DATA_DIR>/py.
  * The Temporal CLI is built later, by the code that needs it (lib/runtime/temporal-server.ts).
  * This bootstrap reads a few environment variables itself: the service's config module is not
  * loadable before dependencies exist.
@@ -110,3 +112,10 @@ ensureNodeModules();
 ensurePrismaClient();
 if (!args.has('--generate-only')) ensureChromium();
 if (args.has('--for-tests')) ensureTestTools();
+if (args.has('--for-tests')) {
+  try {
+    require('./python-tools.cjs').ensurePythonTools(log);
+  } catch (error) {
+    log(`${error instanceof Error ? error.message : String(error)}; the client and schema fuzz tests will fail saying so.`);
+  }
+}

@@ -6,6 +6,9 @@
  *     each test stack uses its own task-queue prefix, so stacks never see each other's work
  *   - the cluster topology's binaries (Temporal server, schema tool, UI server), built once into
  *     <DATA_DIR>/bin here rather than by the test files that use them, which may run at once
+ *   - the Python tools venv (scripts/python-tools.cjs), once here rather than by the test files that
+ *     use it (the clients and the schema fuzz), which may run at once; `npm test`'s setup step has
+ *     usually made it already
  * Their addresses reach the test processes through environment variables.
  */
 import { chmodSync, mkdtempSync } from 'node:fs';
@@ -24,6 +27,13 @@ export default async function globalSetup(): Promise<void> {
   if (!cliPath) throw new Error('No Temporal CLI: install Go (the pinned CLI is built from deploy/temporal-cli) or put `temporal` on PATH.');
   // Without Go only the cluster tests fail, saying so.
   ensureClusterBinaries(config.dataDir, (line) => console.log(line));
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string }).ensurePythonTools((line) => console.log(line));
+  } catch (error) {
+    // Only the tests that need it fail, saying so.
+    console.log(`No Python tools: ${String(error)}`);
+  }
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'scrape-test-'));
   // PostgreSQL runs as the `postgres` user when we are root: it must be able to traverse this.
   chmodSync(scratch, 0o755);

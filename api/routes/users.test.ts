@@ -355,6 +355,21 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
     });
   });
 
+  it('TRACE, which the auth library cannot take, answers 404 NOT_FOUND under /api/auth, not a 500 (schema fuzz)', async () => {
+    // (TRACK and CONNECT never reach Express: Node's parser refuses the one, routes the other elsewhere.)
+    for (const method of ['TRACE']) {
+      for (const p of ['/api/auth/sign-in/email', '/api/auth/get-session']) {
+        const answer = await rawRequest(method, p, {});
+        expect({ method, p, status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({
+          method,
+          p,
+          status: 404,
+          body: { statusCode: 404, message: `Cannot ${method} ${p}`, error: 'Not Found', code: 'NOT_FOUND' },
+        });
+      }
+    }
+  });
+
   it('ownership: another account\'s key → 403, an unknown id → 404, lists and stats stay separate', async () => {
     const a = await signUp();
     const b = await signUp();

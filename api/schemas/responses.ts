@@ -19,6 +19,15 @@ export const errorBodySchema = z
   })
   .meta({ id: 'ErrorBody', description: 'The standard error body; extra fields (id, links, remaining, cost, dependency) depend on the code.' });
 
+/** One selector's matches: `all: false` gives at most one (docs/scraping.md, "Selector results"). */
+export const selectorResultSchema = z
+  .looseObject({
+    selector: z.string(),
+    name: z.string().optional(),
+    results: z.array(z.looseObject({ text: z.string(), html: z.string(), attributes: z.record(z.string(), z.string()) })),
+  })
+  .meta({ id: 'SelectorResult' });
+
 export const linksSchema = z.looseObject({ self: z.string() });
 
 export const runResultSchema = z
@@ -30,7 +39,8 @@ export const runResultSchema = z
     mode: z.enum(SCRAPE_MODES),
     elapsed_ms: z.int().nullable(),
     attempts: z.int(),
-    data: z.record(z.string(), z.unknown()).optional(),
+    // One entry per selector, in the request's order (activities/scrape/types.ts, SelectorResult).
+    data: z.array(selectorResultSchema).optional(),
     html: z.string().optional(),
     headers: z.record(z.string(), z.unknown()),
     network: z.array(z.unknown()).optional(),

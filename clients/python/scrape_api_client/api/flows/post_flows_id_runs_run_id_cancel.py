@@ -1,0 +1,205 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.flow_run import FlowRun
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    run_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/flows/{id}/runs/{run_id}/cancel".format(
+            id=quote(str(id), safe=""),
+            run_id=quote(str(run_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | FlowRun | None:
+    if response.status_code == 200:
+        response_200 = FlowRun.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = FlowRun.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | FlowRun]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorBody | FlowRun]:
+    """Cancel a run: 200 once it recorded its cancellation, 202 while it is still stopping
+
+    Args:
+        id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | FlowRun]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        run_id=run_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorBody | FlowRun | None:
+    """Cancel a run: 200 once it recorded its cancellation, 202 while it is still stopping
+
+    Args:
+        id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | FlowRun
+    """
+
+    return sync_detailed(
+        id=id,
+        run_id=run_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorBody | FlowRun]:
+    """Cancel a run: 200 once it recorded its cancellation, 202 while it is still stopping
+
+    Args:
+        id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | FlowRun]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        run_id=run_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorBody | FlowRun | None:
+    """Cancel a run: 200 once it recorded its cancellation, 202 while it is still stopping
+
+    Args:
+        id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | FlowRun
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            run_id=run_id,
+            client=client,
+        )
+    ).parsed

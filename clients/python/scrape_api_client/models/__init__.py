@@ -1,0 +1,295 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .api_key import ApiKey
+from .auth_library_error import AuthLibraryError
+from .consent_record import ConsentRecord
+from .error_body import ErrorBody
+from .error_body_code import ErrorBodyCode
+from .flow import Flow
+from .flow_body import FlowBody
+from .flow_body_nodes_item import FlowBodyNodesItem
+from .flow_body_nodes_item_config import FlowBodyNodesItemConfig
+from .flow_body_nodes_item_type import FlowBodyNodesItemType
+from .flow_nodes_item import FlowNodesItem
+from .flow_nodes_item_config import FlowNodesItemConfig
+from .flow_patch import FlowPatch
+from .flow_patch_nodes_item import FlowPatchNodesItem
+from .flow_patch_nodes_item_config import FlowPatchNodesItemConfig
+from .flow_patch_nodes_item_type import FlowPatchNodesItemType
+from .flow_run import FlowRun
+from .flow_run_credits import FlowRunCredits
+from .flow_run_links import FlowRunLinks
+from .flow_run_nodes_item import FlowRunNodesItem
+from .flow_run_status import FlowRunStatus
+from .flow_run_summary import FlowRunSummary
+from .flow_run_summary_links import FlowRunSummaryLinks
+from .flow_run_summary_status import FlowRunSummaryStatus
+from .get_api_auth_get_session_response_200_type_0 import (
+    GetApiAuthGetSessionResponse200Type0,
+)
+from .get_api_auth_get_session_response_200_type_0_session import (
+    GetApiAuthGetSessionResponse200Type0Session,
+)
+from .get_api_auth_get_session_response_200_type_0_user import (
+    GetApiAuthGetSessionResponse200Type0User,
+)
+from .get_api_consent_response_200 import GetApiConsentResponse200
+from .get_api_consent_response_200_current import GetApiConsentResponse200Current
+from .get_api_consent_response_200_versions import GetApiConsentResponse200Versions
+from .get_api_notifications_response_200 import GetApiNotificationsResponse200
+from .get_api_notifications_unread import GetApiNotificationsUnread
+from .get_api_payments_packs_response_200 import GetApiPaymentsPacksResponse200
+from .get_api_payments_packs_response_200_packs_item import (
+    GetApiPaymentsPacksResponse200PacksItem,
+)
+from .get_api_payments_response_200 import GetApiPaymentsResponse200
+from .get_api_subscriptions_plans_response_200 import (
+    GetApiSubscriptionsPlansResponse200,
+)
+from .get_api_subscriptions_plans_response_200_plans_item import (
+    GetApiSubscriptionsPlansResponse200PlansItem,
+)
+from .get_api_subscriptions_response_200 import GetApiSubscriptionsResponse200
+from .get_api_users_api_keys_response_200 import GetApiUsersApiKeysResponse200
+from .get_api_users_api_keys_stats_response_200 import (
+    GetApiUsersApiKeysStatsResponse200,
+)
+from .get_api_users_export_response_200 import GetApiUsersExportResponse200
+from .get_api_users_session_response_200 import GetApiUsersSessionResponse200
+from .get_api_users_session_response_200_session import (
+    GetApiUsersSessionResponse200Session,
+)
+from .get_api_users_session_response_200_user import GetApiUsersSessionResponse200User
+from .get_flows_id_runs_response_200 import GetFlowsIdRunsResponse200
+from .get_flows_response_200 import GetFlowsResponse200
+from .get_healthz_response_200 import GetHealthzResponse200
+from .get_openapi_json_response_200 import GetOpenapiJsonResponse200
+from .get_readyz_response_200 import GetReadyzResponse200
+from .get_readyz_response_200_checks import GetReadyzResponse200Checks
+from .get_readyz_response_503 import GetReadyzResponse503
+from .get_readyz_response_503_checks import GetReadyzResponse503Checks
+from .get_readyz_response_503_code import GetReadyzResponse503Code
+from .get_readyz_response_503_status import GetReadyzResponse503Status
+from .get_user_templates_response_200 import GetUserTemplatesResponse200
+from .get_webhook_whoami_response_200 import GetWebhookWhoamiResponse200
+from .notification import Notification
+from .patch_api_subscriptions_current_body import PatchApiSubscriptionsCurrentBody
+from .patch_api_subscriptions_current_response_200 import (
+    PatchApiSubscriptionsCurrentResponse200,
+)
+from .patch_api_subscriptions_current_response_202 import (
+    PatchApiSubscriptionsCurrentResponse202,
+)
+from .patch_user_templates_id_body import PatchUserTemplatesIdBody
+from .patch_user_templates_id_body_params_item import PatchUserTemplatesIdBodyParamsItem
+from .patch_user_templates_id_body_params_item_type import (
+    PatchUserTemplatesIdBodyParamsItemType,
+)
+from .patch_user_templates_id_body_request import PatchUserTemplatesIdBodyRequest
+from .payment import Payment
+from .post_api_auth_sign_in_email_body import PostApiAuthSignInEmailBody
+from .post_api_auth_sign_in_email_response_200 import PostApiAuthSignInEmailResponse200
+from .post_api_auth_sign_in_email_response_200_user import (
+    PostApiAuthSignInEmailResponse200User,
+)
+from .post_api_auth_sign_out_response_200 import PostApiAuthSignOutResponse200
+from .post_api_auth_sign_up_email_body import PostApiAuthSignUpEmailBody
+from .post_api_auth_sign_up_email_response_200 import PostApiAuthSignUpEmailResponse200
+from .post_api_auth_sign_up_email_response_200_user import (
+    PostApiAuthSignUpEmailResponse200User,
+)
+from .post_api_consent_body import PostApiConsentBody
+from .post_api_consent_body_kind import PostApiConsentBodyKind
+from .post_api_consent_response_201 import PostApiConsentResponse201
+from .post_api_consent_response_201_current import PostApiConsentResponse201Current
+from .post_api_notifications_id_read_response_200 import (
+    PostApiNotificationsIdReadResponse200,
+)
+from .post_api_notifications_read_all_response_200 import (
+    PostApiNotificationsReadAllResponse200,
+)
+from .post_api_payments_body import PostApiPaymentsBody
+from .post_api_payments_id_local_webhook_body import PostApiPaymentsIdLocalWebhookBody
+from .post_api_payments_id_local_webhook_body_outcome import (
+    PostApiPaymentsIdLocalWebhookBodyOutcome,
+)
+from .post_api_payments_id_local_webhook_response_200 import (
+    PostApiPaymentsIdLocalWebhookResponse200,
+)
+from .post_api_payments_id_local_webhook_response_200_headers import (
+    PostApiPaymentsIdLocalWebhookResponse200Headers,
+)
+from .post_api_payments_webhook_provider_response_200 import (
+    PostApiPaymentsWebhookProviderResponse200,
+)
+from .post_api_subscriptions_body import PostApiSubscriptionsBody
+from .post_api_subscriptions_current_cancel_response_200 import (
+    PostApiSubscriptionsCurrentCancelResponse200,
+)
+from .post_api_subscriptions_response_201 import PostApiSubscriptionsResponse201
+from .post_api_subscriptions_response_202 import PostApiSubscriptionsResponse202
+from .post_api_users_create_api_keys_body import PostApiUsersCreateApiKeysBody
+from .post_api_users_create_api_keys_response_201 import (
+    PostApiUsersCreateApiKeysResponse201,
+)
+from .post_user_templates_body import PostUserTemplatesBody
+from .post_user_templates_body_params_item import PostUserTemplatesBodyParamsItem
+from .post_user_templates_body_params_item_type import (
+    PostUserTemplatesBodyParamsItemType,
+)
+from .post_user_templates_body_request import PostUserTemplatesBodyRequest
+from .post_user_templates_id_run_body import PostUserTemplatesIdRunBody
+from .post_user_templates_id_run_body_params import PostUserTemplatesIdRunBodyParams
+from .post_webhook_unblocker_body import PostWebhookUnblockerBody
+from .post_webhook_unblocker_body_body_type_1 import PostWebhookUnblockerBodyBodyType1
+from .post_webhook_unblocker_body_fill_form import PostWebhookUnblockerBodyFillForm
+from .post_webhook_unblocker_body_fill_form_fields import (
+    PostWebhookUnblockerBodyFillFormFields,
+)
+from .post_webhook_unblocker_body_headers import PostWebhookUnblockerBodyHeaders
+from .post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
+from .post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
+from .post_webhook_unblocker_body_options import PostWebhookUnblockerBodyOptions
+from .post_webhook_unblocker_body_selectors_item_type_1 import (
+    PostWebhookUnblockerBodySelectorsItemType1,
+)
+from .queued_run import QueuedRun
+from .queued_run_links import QueuedRunLinks
+from .scrape_result import ScrapeResult
+from .scrape_result_credits import ScrapeResultCredits
+from .scrape_result_headers import ScrapeResultHeaders
+from .scrape_result_mode import ScrapeResultMode
+from .scrape_run import ScrapeRun
+from .scrape_run_links import ScrapeRunLinks
+from .scrape_run_status import ScrapeRunStatus
+from .selector_result import SelectorResult
+from .selector_result_results_item import SelectorResultResultsItem
+from .selector_result_results_item_attributes import SelectorResultResultsItemAttributes
+from .subscription import Subscription
+from .user_template import UserTemplate
+from .user_template_params_item import UserTemplateParamsItem
+from .user_template_request import UserTemplateRequest
+
+__all__ = (
+    "ApiKey",
+    "AuthLibraryError",
+    "ConsentRecord",
+    "ErrorBody",
+    "ErrorBodyCode",
+    "Flow",
+    "FlowBody",
+    "FlowBodyNodesItem",
+    "FlowBodyNodesItemConfig",
+    "FlowBodyNodesItemType",
+    "FlowNodesItem",
+    "FlowNodesItemConfig",
+    "FlowPatch",
+    "FlowPatchNodesItem",
+    "FlowPatchNodesItemConfig",
+    "FlowPatchNodesItemType",
+    "FlowRun",
+    "FlowRunCredits",
+    "FlowRunLinks",
+    "FlowRunNodesItem",
+    "FlowRunStatus",
+    "FlowRunSummary",
+    "FlowRunSummaryLinks",
+    "FlowRunSummaryStatus",
+    "GetApiAuthGetSessionResponse200Type0",
+    "GetApiAuthGetSessionResponse200Type0Session",
+    "GetApiAuthGetSessionResponse200Type0User",
+    "GetApiConsentResponse200",
+    "GetApiConsentResponse200Current",
+    "GetApiConsentResponse200Versions",
+    "GetApiNotificationsResponse200",
+    "GetApiNotificationsUnread",
+    "GetApiPaymentsPacksResponse200",
+    "GetApiPaymentsPacksResponse200PacksItem",
+    "GetApiPaymentsResponse200",
+    "GetApiSubscriptionsPlansResponse200",
+    "GetApiSubscriptionsPlansResponse200PlansItem",
+    "GetApiSubscriptionsResponse200",
+    "GetApiUsersApiKeysResponse200",
+    "GetApiUsersApiKeysStatsResponse200",
+    "GetApiUsersExportResponse200",
+    "GetApiUsersSessionResponse200",
+    "GetApiUsersSessionResponse200Session",
+    "GetApiUsersSessionResponse200User",
+    "GetFlowsIdRunsResponse200",
+    "GetFlowsResponse200",
+    "GetHealthzResponse200",
+    "GetOpenapiJsonResponse200",
+    "GetReadyzResponse200",
+    "GetReadyzResponse200Checks",
+    "GetReadyzResponse503",
+    "GetReadyzResponse503Checks",
+    "GetReadyzResponse503Code",
+    "GetReadyzResponse503Status",
+    "GetUserTemplatesResponse200",
+    "GetWebhookWhoamiResponse200",
+    "Notification",
+    "PatchApiSubscriptionsCurrentBody",
+    "PatchApiSubscriptionsCurrentResponse200",
+    "PatchApiSubscriptionsCurrentResponse202",
+    "PatchUserTemplatesIdBody",
+    "PatchUserTemplatesIdBodyParamsItem",
+    "PatchUserTemplatesIdBodyParamsItemType",
+    "PatchUserTemplatesIdBodyRequest",
+    "Payment",
+    "PostApiAuthSignInEmailBody",
+    "PostApiAuthSignInEmailResponse200",
+    "PostApiAuthSignInEmailResponse200User",
+    "PostApiAuthSignOutResponse200",
+    "PostApiAuthSignUpEmailBody",
+    "PostApiAuthSignUpEmailResponse200",
+    "PostApiAuthSignUpEmailResponse200User",
+    "PostApiConsentBody",
+    "PostApiConsentBodyKind",
+    "PostApiConsentResponse201",
+    "PostApiConsentResponse201Current",
+    "PostApiNotificationsIdReadResponse200",
+    "PostApiNotificationsReadAllResponse200",
+    "PostApiPaymentsBody",
+    "PostApiPaymentsIdLocalWebhookBody",
+    "PostApiPaymentsIdLocalWebhookBodyOutcome",
+    "PostApiPaymentsIdLocalWebhookResponse200",
+    "PostApiPaymentsIdLocalWebhookResponse200Headers",
+    "PostApiPaymentsWebhookProviderResponse200",
+    "PostApiSubscriptionsBody",
+    "PostApiSubscriptionsCurrentCancelResponse200",
+    "PostApiSubscriptionsResponse201",
+    "PostApiSubscriptionsResponse202",
+    "PostApiUsersCreateApiKeysBody",
+    "PostApiUsersCreateApiKeysResponse201",
+    "PostUserTemplatesBody",
+    "PostUserTemplatesBodyParamsItem",
+    "PostUserTemplatesBodyParamsItemType",
+    "PostUserTemplatesBodyRequest",
+    "PostUserTemplatesIdRunBody",
+    "PostUserTemplatesIdRunBodyParams",
+    "PostWebhookUnblockerBody",
+    "PostWebhookUnblockerBodyBodyType1",
+    "PostWebhookUnblockerBodyFillForm",
+    "PostWebhookUnblockerBodyFillFormFields",
+    "PostWebhookUnblockerBodyHeaders",
+    "PostWebhookUnblockerBodyMethod",
+    "PostWebhookUnblockerBodyMode",
+    "PostWebhookUnblockerBodyOptions",
+    "PostWebhookUnblockerBodySelectorsItemType1",
+    "QueuedRun",
+    "QueuedRunLinks",
+    "ScrapeResult",
+    "ScrapeResultCredits",
+    "ScrapeResultHeaders",
+    "ScrapeResultMode",
+    "ScrapeRun",
+    "ScrapeRunLinks",
+    "ScrapeRunStatus",
+    "SelectorResult",
+    "SelectorResultResultsItem",
+    "SelectorResultResultsItemAttributes",
+    "Subscription",
+    "UserTemplate",
+    "UserTemplateParamsItem",
+    "UserTemplateRequest",
+)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class FlowBodyNodesItemType(StrEnum):
+    DELAY = "delay"
+    FOREACH = "foreach"
+    SCRAPE = "scrape"
+    WEBHOOK = "webhook"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,269 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
+from ..models.post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_webhook_unblocker_body_body_type_1 import (
+        PostWebhookUnblockerBodyBodyType1,
+    )
+    from ..models.post_webhook_unblocker_body_fill_form import (
+        PostWebhookUnblockerBodyFillForm,
+    )
+    from ..models.post_webhook_unblocker_body_headers import (
+        PostWebhookUnblockerBodyHeaders,
+    )
+    from ..models.post_webhook_unblocker_body_options import (
+        PostWebhookUnblockerBodyOptions,
+    )
+    from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
+        PostWebhookUnblockerBodySelectorsItemType1,
+    )
+
+
+T = TypeVar("T", bound="PostWebhookUnblockerBody")
+
+
+@_attrs_define
+class PostWebhookUnblockerBody:
+    """
+    Attributes:
+        url (str):
+        selectors (list[PostWebhookUnblockerBodySelectorsItemType1 | str] | Unset):
+        mode (PostWebhookUnblockerBodyMode | Unset):  Default: PostWebhookUnblockerBodyMode.HTTP.
+        method (PostWebhookUnblockerBodyMethod | Unset):
+        headers (PostWebhookUnblockerBodyHeaders | Unset):
+        body (PostWebhookUnblockerBodyBodyType1 | str | Unset):
+        capture_network (bool | Unset):  Default: False.
+        fill_form (PostWebhookUnblockerBodyFillForm | Unset):
+        wait_for (str | Unset):
+        options (PostWebhookUnblockerBodyOptions | Unset):
+        async_ (bool | Unset):  Default: False.
+    """
+
+    url: str
+    selectors: list[PostWebhookUnblockerBodySelectorsItemType1 | str] | Unset = UNSET
+    mode: PostWebhookUnblockerBodyMode | Unset = PostWebhookUnblockerBodyMode.HTTP
+    method: PostWebhookUnblockerBodyMethod | Unset = UNSET
+    headers: PostWebhookUnblockerBodyHeaders | Unset = UNSET
+    body: PostWebhookUnblockerBodyBodyType1 | str | Unset = UNSET
+    capture_network: bool | Unset = False
+    fill_form: PostWebhookUnblockerBodyFillForm | Unset = UNSET
+    wait_for: str | Unset = UNSET
+    options: PostWebhookUnblockerBodyOptions | Unset = UNSET
+    async_: bool | Unset = False
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.post_webhook_unblocker_body_body_type_1 import (
+            PostWebhookUnblockerBodyBodyType1,
+        )
+        from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
+            PostWebhookUnblockerBodySelectorsItemType1,
+        )
+
+        url = self.url
+
+        selectors: list[dict[str, Any] | str] | Unset = UNSET
+        if not isinstance(self.selectors, Unset):
+            selectors = []
+            for selectors_item_data in self.selectors:
+                selectors_item: dict[str, Any] | str
+                if isinstance(
+                    selectors_item_data, PostWebhookUnblockerBodySelectorsItemType1
+                ):
+                    selectors_item = selectors_item_data.to_dict()
+                else:
+                    selectors_item = selectors_item_data
+                selectors.append(selectors_item)
+
+        mode: str | Unset = UNSET
+        if not isinstance(self.mode, Unset):
+            mode = self.mode.value
+
+        method: str | Unset = UNSET
+        if not isinstance(self.method, Unset):
+            method = self.method.value
+
+        headers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.headers, Unset):
+            headers = self.headers.to_dict()
+
+        body: dict[str, Any] | str | Unset
+        if isinstance(self.body, Unset):
+            body = UNSET
+        elif isinstance(self.body, PostWebhookUnblockerBodyBodyType1):
+            body = self.body.to_dict()
+        else:
+            body = self.body
+
+        capture_network = self.capture_network
+
+        fill_form: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fill_form, Unset):
+            fill_form = self.fill_form.to_dict()
+
+        wait_for = self.wait_for
+
+        options: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.options, Unset):
+            options = self.options.to_dict()
+
+        async_ = self.async_
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "url": url,
+            }
+        )
+        if selectors is not UNSET:
+            field_dict["selectors"] = selectors
+        if mode is not UNSET:
+            field_dict["mode"] = mode
+        if method is not UNSET:
+            field_dict["method"] = method
+        if headers is not UNSET:
+            field_dict["headers"] = headers
+        if body is not UNSET:
+            field_dict["body"] = body
+        if capture_network is not UNSET:
+            field_dict["capture_network"] = capture_network
+        if fill_form is not UNSET:
+            field_dict["fill_form"] = fill_form
+        if wait_for is not UNSET:
+            field_dict["wait_for"] = wait_for
+        if options is not UNSET:
+            field_dict["options"] = options
+        if async_ is not UNSET:
+            field_dict["async"] = async_
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.post_webhook_unblocker_body_body_type_1 import (
+            PostWebhookUnblockerBodyBodyType1,
+        )
+        from ..models.post_webhook_unblocker_body_fill_form import (
+            PostWebhookUnblockerBodyFillForm,
+        )
+        from ..models.post_webhook_unblocker_body_headers import (
+            PostWebhookUnblockerBodyHeaders,
+        )
+        from ..models.post_webhook_unblocker_body_options import (
+            PostWebhookUnblockerBodyOptions,
+        )
+        from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
+            PostWebhookUnblockerBodySelectorsItemType1,
+        )
+
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        _selectors = d.pop("selectors", UNSET)
+        selectors: list[PostWebhookUnblockerBodySelectorsItemType1 | str] | Unset = (
+            UNSET
+        )
+        if _selectors is not UNSET:
+            selectors = []
+            for selectors_item_data in _selectors:
+
+                def _parse_selectors_item(
+                    data: object,
+                ) -> PostWebhookUnblockerBodySelectorsItemType1 | str:
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        selectors_item_type_1 = (
+                            PostWebhookUnblockerBodySelectorsItemType1.from_dict(data)
+                        )
+
+                        return selectors_item_type_1
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    return cast(PostWebhookUnblockerBodySelectorsItemType1 | str, data)
+
+                selectors_item = _parse_selectors_item(selectors_item_data)
+
+                selectors.append(selectors_item)
+
+        _mode = d.pop("mode", UNSET)
+        mode: PostWebhookUnblockerBodyMode | Unset
+        if isinstance(_mode, Unset):
+            mode = UNSET
+        else:
+            mode = PostWebhookUnblockerBodyMode(_mode)
+
+        _method = d.pop("method", UNSET)
+        method: PostWebhookUnblockerBodyMethod | Unset
+        if isinstance(_method, Unset):
+            method = UNSET
+        else:
+            method = PostWebhookUnblockerBodyMethod(_method)
+
+        _headers = d.pop("headers", UNSET)
+        headers: PostWebhookUnblockerBodyHeaders | Unset
+        if isinstance(_headers, Unset):
+            headers = UNSET
+        else:
+            headers = PostWebhookUnblockerBodyHeaders.from_dict(_headers)
+
+        def _parse_body(
+            data: object,
+        ) -> PostWebhookUnblockerBodyBodyType1 | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                body_type_1 = PostWebhookUnblockerBodyBodyType1.from_dict(data)
+
+                return body_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(PostWebhookUnblockerBodyBodyType1 | str | Unset, data)
+
+        body = _parse_body(d.pop("body", UNSET))
+
+        capture_network = d.pop("capture_network", UNSET)
+
+        _fill_form = d.pop("fill_form", UNSET)
+        fill_form: PostWebhookUnblockerBodyFillForm | Unset
+        if isinstance(_fill_form, Unset):
+            fill_form = UNSET
+        else:
+            fill_form = PostWebhookUnblockerBodyFillForm.from_dict(_fill_form)
+
+        wait_for = d.pop("wait_for", UNSET)
+
+        _options = d.pop("options", UNSET)
+        options: PostWebhookUnblockerBodyOptions | Unset
+        if isinstance(_options, Unset):
+            options = UNSET
+        else:
+            options = PostWebhookUnblockerBodyOptions.from_dict(_options)
+
+        async_ = d.pop("async", UNSET)
+
+        post_webhook_unblocker_body = cls(
+            url=url,
+            selectors=selectors,
+            mode=mode,
+            method=method,
+            headers=headers,
+            body=body,
+            capture_network=capture_network,
+            fill_form=fill_form,
+            wait_for=wait_for,
+            options=options,
+            async_=async_,
+        )
+
+        return post_webhook_unblocker_body
