@@ -25,6 +25,7 @@ import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../lib/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
+import { scrapeRunRouteTable } from './routes/scrape-runs';
 import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
@@ -66,6 +67,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
   const json = [
     ...userRouteTable(deps),
+    ...scrapeRunRouteTable(deps),
     ...whoamiRouteTable(deps),
     ...scrapeRouteTable(deps),
     ...userTemplateRouteTable(deps),
