@@ -7,7 +7,8 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 # Prisma's CLI wants a schema-engine binary even for `generate`, which needs none (offline builds).
-RUN PRISMA_SCHEMA_ENGINE_BINARY=/usr/local/bin/node npx prisma generate && npm prune --omit=dev
+# The web console (/dashboard) is built into dist/dashboard/ (docs/dashboard.md).
+RUN PRISMA_SCHEMA_ENGINE_BINARY=/usr/local/bin/node npx prisma generate && node scripts/build-dashboard.cjs && npm prune --omit=dev
 ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 USER node
 EXPOSE 3000 9464

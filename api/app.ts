@@ -16,6 +16,7 @@ import { buildOpenApi } from './openapi';
 import { type Route, mountRoutes } from './route-table';
 import { authRouteTable } from './routes/auth';
 import { consentRouteTable } from './routes/consent';
+import { dashboardRouteTable } from './routes/dashboard';
 import { diagnosticsRouteTable } from './routes/diagnostics';
 import { docsRouteTable } from './routes/docs';
 import { flowRouteTable } from './routes/flows';
@@ -25,6 +26,7 @@ import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../lib/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
+import { scrapeRunRouteTable } from './routes/scrape-runs';
 import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
@@ -64,11 +66,12 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   const payments = paymentProviderFromConfig(deps.config);
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};
-  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document)];
+  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...dashboardRouteTable()];
   // Routes that read the raw request (the auth library, payment webhooks): mounted before express.json.
   const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
   const json = [
     ...userRouteTable(deps),
+    ...scrapeRunRouteTable(deps),
     ...whoamiRouteTable(deps),
     ...scrapeRouteTable(deps),
     ...userTemplateRouteTable(deps),
@@ -86,7 +89,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestContext(deps.logger, deps.metrics));
-  // Health, readiness, metrics and the API's own document answer while a dependency is down.
+  // Health, readiness, metrics, the API's own document and the console's files answer while a dependency is down.
   app.use(mountRoutes(express.Router(), deps, open));
   app.use(dependencyGate(dependencies));
   // The provider's signature covers the raw body, and the auth library reads the raw request.

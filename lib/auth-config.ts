@@ -30,9 +30,14 @@ export function authBaseUrl(config: Config): string {
   return config.BETTER_AUTH_URL ?? `http://localhost:${config.PORT}`;
 }
 
-/** Origins whose browser requests may use the auth and session routes: our own, plus TRUSTED_ORIGINS. */
+/**
+ * Origins whose browser requests may use the auth and session routes: our own, plus TRUSTED_ORIGINS.
+ * Without BETTER_AUTH_URL (a local install) "our own" is this machine on PORT under both loopback
+ * names: `npm start` prints http://127.0.0.1:PORT, and the console (/dashboard) is opened there.
+ */
 export function trustedOrigins(config: Config): string[] {
-  return [...new Set([new URL(authBaseUrl(config)).origin, ...config.TRUSTED_ORIGINS.map((o) => new URL(o).origin)])];
+  const own = config.BETTER_AUTH_URL ? [new URL(config.BETTER_AUTH_URL).origin] : [`http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`];
+  return [...new Set([...own, ...config.TRUSTED_ORIGINS.map((o) => new URL(o).origin)])];
 }
 
 /**

@@ -12,6 +12,13 @@ describe('parseConfig', () => {
     expect(config.TEMPORAL_ADDRESS).toBeUndefined();
     expect(config.TEMPORAL_NAMESPACE).toBe('default');
     expect(config.dataDir).toBe(path.resolve('./.data'));
+    expect(config.TEMPORAL_UI_URL).toBe('http://127.0.0.1:8233');
+  });
+
+  it('links the Temporal UI at TEMPORAL_UI_URL, else the embedded UI on TEMPORAL_UI_PORT', () => {
+    expect(parseConfig({ TEMPORAL_UI_PORT: '9000' }).TEMPORAL_UI_URL).toBe('http://127.0.0.1:9000');
+    expect(parseConfig({ TEMPORAL_UI_URL: 'https://temporal.example.com/' }).TEMPORAL_UI_URL).toBe('https://temporal.example.com');
+    expect(() => parseConfig({ TEMPORAL_UI_URL: 'temporal.example.com' })).toThrow(/TEMPORAL_UI_URL: must be an http/);
   });
 
   it('parses booleans, lists and numbers', () => {

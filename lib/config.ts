@@ -91,6 +91,8 @@ const configSchema = z.object({
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_UI_PORT: port.default(8233),
+  /** Where people open the Temporal UI (the dashboard links runs to it); unset → the embedded UI at 127.0.0.1:TEMPORAL_UI_PORT. */
+  TEMPORAL_UI_URL: z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL').optional(),
   TEMPORAL_DEV_PORT: port.default(7233),
   /** Prefix for task-queue names, so several deployments (or test runs) can share one Temporal. */
   TASK_QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]*$/, 'letters, digits, - and _ only').default(''),
@@ -190,10 +192,12 @@ const configSchema = z.object({
   EXIT_WITH_PARENT: booleanFlag.default(false),
 });
 
-export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER'> & {
+export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL'> & {
   /** DATA_DIR made absolute. */
   dataDir: string;
   PAYMENT_PROVIDER: 'none' | 'local' | 'stripe';
+  /** Without a trailing slash. */
+  TEMPORAL_UI_URL: string;
 };
 
 export class ConfigError extends Error {
@@ -231,7 +235,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     if (new Set(ids).size !== ids.length) problems.push(`${name}: ids must be unique`);
   }
   if (problems.length) throw new ConfigError(problems);
-  return { ...data, PAYMENT_PROVIDER: provider, dataDir: path.resolve(data.DATA_DIR) };
+  const temporalUiUrl = (data.TEMPORAL_UI_URL ?? `http://127.0.0.1:${data.TEMPORAL_UI_PORT}`).replace(/\/+$/, '');
+  return { ...data, PAYMENT_PROVIDER: provider, TEMPORAL_UI_URL: temporalUiUrl, dataDir: path.resolve(data.DATA_DIR) };
 }
 
 let cached: Config | undefined;

@@ -9,6 +9,7 @@
  *      promtool checks the /metrics format) and docker-compose (validates docker-compose.yml,
  *      no engine needed). Without them browser mode answers 503 until
  *      CHROMIUM_PATH points at a Chromium, and the metrics-format test fails saying why.
+ *   4. the web console (scripts/build-dashboard.cjs) into dist/dashboard/ when its sources changed
  * With --for-tests also the Python tools venv (scripts/python-tools.cjs: the Python client's
  * generator and schemathesis, pinned in scripts/python-requirements.txt) in <DATA_DIR>/py.
  * The Temporal CLI is built later, by the code that needs it (lib/runtime/temporal-server.ts).
@@ -99,6 +100,11 @@ function ensureChromium() {
   log('no Chromium: browser mode will answer 503 until it is installed (apt-get install chromium-headless-shell) or CHROMIUM_PATH is set.');
 }
 
+/** The web console the API serves at /dashboard (docs/dashboard.md); a child process: esbuild's API is asynchronous. */
+function ensureDashboard() {
+  run(process.execPath, [path.join(__dirname, 'build-dashboard.cjs')]);
+}
+
 /** Test-only tools: promtool checks the /metrics format, docker-compose validates docker-compose.yml. */
 function ensureTestTools() {
   for (const [binary, pkg] of [['/usr/bin/promtool', 'prometheus'], ['/usr/bin/docker-compose', 'docker-compose']]) {
@@ -110,6 +116,7 @@ function ensureTestTools() {
 
 ensureNodeModules();
 ensurePrismaClient();
+if (!args.has('--generate-only')) ensureDashboard();
 if (!args.has('--generate-only')) ensureChromium();
 if (args.has('--for-tests')) ensureTestTools();
 if (args.has('--for-tests')) {

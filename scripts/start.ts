@@ -319,9 +319,11 @@ async function main(): Promise<void> {
         }),
     });
   }
-  // A replica's auth base URL is the entry point's, as with one API (lib/auth-config.ts).
+  // A replica's auth base URL and trusted origins are the entry point's, as with one API
+  // (lib/auth-config.ts: without BETTER_AUTH_URL, both loopback names on PORT).
+  const entryOrigins: Record<string, string> = config.BETTER_AUTH_URL ? {} : { TRUSTED_ORIGINS: [`http://127.0.0.1:${config.PORT}`, ...config.TRUSTED_ORIGINS].join(',') };
   const replicaEnv = (api: ApiProcess): Record<string, string> =>
-    cluster ? { PORT: String(api.port), HOST: api.host, BETTER_AUTH_URL: config.BETTER_AUTH_URL ?? `http://localhost:${config.PORT}` } : {};
+    cluster ? { PORT: String(api.port), HOST: api.host, BETTER_AUTH_URL: config.BETTER_AUTH_URL ?? `http://localhost:${config.PORT}`, ...entryOrigins } : {};
   for (const api of apis) {
     supervisor.add({
       name: api.name,
