@@ -106,6 +106,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web console (its pages call the API with the session cookie)
+         * @description Every `/dashboard/*` path answers this page (client-side routing); `/dashboard/assets/*` are its script and style sheet.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-up/email": {
         parameters: {
             query?: never;
@@ -274,6 +294,40 @@ export interface paths {
         post?: never;
         /** Revoke an API key (final; repeating it answers the same record) */
         delete: operations["deleteApiUsersApiKeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/scrape-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's scrape runs (standalone and flow scrapes), newest first */
+        get: operations["getApiUsersScrapeRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/scrape-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One scrape run: its request, result or error, and its workflow in the Temporal UI */
+        get: operations["getApiUsersScrapeRunsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -728,6 +782,65 @@ export interface components {
             enabled: boolean;
             lastUsedAt: string | null;
         };
+        ScrapeRunSummary: {
+            id: string;
+            apiKeyId: string | null;
+            flowRunId: string | null;
+            mode: string;
+            url: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            attempts: number;
+            /** @description Credits debited when the run was accepted */
+            cost: number;
+            /** @description The cost went back to the balance (a failure that was not the target's answer) */
+            refunded: boolean;
+            httpStatus: number | null;
+            /** @description From acceptance to the end of the run; null while it runs */
+            durationMs: number | null;
+            error: {
+                code: string | null;
+                message: string | null;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        ScrapeRunDetail: {
+            id: string;
+            apiKeyId: string | null;
+            flowRunId: string | null;
+            mode: string;
+            url: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            attempts: number;
+            /** @description Credits debited when the run was accepted */
+            cost: number;
+            /** @description The cost went back to the balance (a failure that was not the target's answer) */
+            refunded: boolean;
+            httpStatus: number | null;
+            /** @description From acceptance to the end of the run; null while it runs */
+            durationMs: number | null;
+            error: {
+                code: string | null;
+                message: string | null;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            workflowId: string;
+            /** @description Fetch time of the attempt that succeeded */
+            elapsedMs: number | null;
+            startedAt: string | null;
+            request: unknown;
+            /** @description The stored result (final_url, status, headers, html or data) when it succeeded */
+            result: unknown;
+            links: {
+                /** @description The run's workflow in the Temporal UI (TEMPORAL_UI_URL) */
+                temporalUi: string;
+            };
+        };
         ScrapeResult: {
             id: string;
             url: string;
@@ -1174,6 +1287,53 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
@@ -1903,6 +2063,147 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiUsersScrapeRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["ScrapeRunSummary"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiUsersScrapeRunsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScrapeRunDetail"];
                 };
             };
             /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */

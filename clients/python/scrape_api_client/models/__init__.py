@@ -55,6 +55,7 @@ from .get_api_users_api_keys_stats_response_200 import (
     GetApiUsersApiKeysStatsResponse200,
 )
 from .get_api_users_export_response_200 import GetApiUsersExportResponse200
+from .get_api_users_scrape_runs_response_200 import GetApiUsersScrapeRunsResponse200
 from .get_api_users_session_response_200 import GetApiUsersSessionResponse200
 from .get_api_users_session_response_200_session import (
     GetApiUsersSessionResponse200Session,
@@ -160,8 +161,15 @@ from .scrape_result_credits import ScrapeResultCredits
 from .scrape_result_headers import ScrapeResultHeaders
 from .scrape_result_mode import ScrapeResultMode
 from .scrape_run import ScrapeRun
+from .scrape_run_detail import ScrapeRunDetail
+from .scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
+from .scrape_run_detail_links import ScrapeRunDetailLinks
+from .scrape_run_detail_status import ScrapeRunDetailStatus
 from .scrape_run_links import ScrapeRunLinks
 from .scrape_run_status import ScrapeRunStatus
+from .scrape_run_summary import ScrapeRunSummary
+from .scrape_run_summary_error_type_0 import ScrapeRunSummaryErrorType0
+from .scrape_run_summary_status import ScrapeRunSummaryStatus
 from .selector_result import SelectorResult
 from .selector_result_results_item import SelectorResultResultsItem
 from .selector_result_results_item_attributes import SelectorResultResultsItemAttributes
@@ -212,6 +220,7 @@ __all__ = (
     "GetApiUsersApiKeysResponse200",
     "GetApiUsersApiKeysStatsResponse200",
     "GetApiUsersExportResponse200",
+    "GetApiUsersScrapeRunsResponse200",
     "GetApiUsersSessionResponse200",
     "GetApiUsersSessionResponse200Session",
     "GetApiUsersSessionResponse200User",
@@ -283,8 +292,15 @@ __all__ = (
     "ScrapeResultHeaders",
     "ScrapeResultMode",
     "ScrapeRun",
+    "ScrapeRunDetail",
+    "ScrapeRunDetailErrorType0",
+    "ScrapeRunDetailLinks",
+    "ScrapeRunDetailStatus",
     "ScrapeRunLinks",
     "ScrapeRunStatus",
+    "ScrapeRunSummary",
+    "ScrapeRunSummaryErrorType0",
+    "ScrapeRunSummaryStatus",
     "SelectorResult",
     "SelectorResultResultsItem",
     "SelectorResultResultsItemAttributes",
