@@ -148,8 +148,10 @@ export const COMMON_ERRORS: readonly ErrorCode[] = ['DEPENDENCY_UNAVAILABLE', 'I
 
 /** Codes a credential adds to a route's answers. */
 export function credentialErrors(credential: Credential): ErrorCode[] {
-  if (credential === 'session' || credential === 'either') return ['UNAUTHORIZED', 'INVALID_ORIGIN'];
-  if (credential === 'apiKey') return ['UNAUTHORIZED'];
+  if (credential === 'either') return ['UNAUTHORIZED', 'INVALID_ORIGIN', 'RATE_LIMITED'];
+  if (credential === 'session') return ['UNAUTHORIZED', 'INVALID_ORIGIN'];
+  // An API key's requests per minute (api/limits.ts).
+  if (credential === 'apiKey') return ['UNAUTHORIZED', 'RATE_LIMITED'];
   return [];
 }
 

@@ -1,7 +1,7 @@
 /**
  * One scrape run, after its request was parsed: the part shared by `POST /webhook/unblocker` and
  * `POST /user-templates/:id/run`. Precheck (blacklist, scheme, private target) → cost, 402 when
- * the balance is short → the run is recorded and started (api/scrape-dispatch.ts) → 202 when
+ * the balance is short, 429 when the account has too many runs in flight → the run is recorded and started (api/scrape-dispatch.ts) → 202 when
  * async, else wait up to SYNC_TIMEOUT_MS: 504 with the run id, 200 with the result, or the
  * failure's status and body.
  */
@@ -81,9 +81,11 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
   // Both only read: the target check (its DNS lookup included) and the balance query run together.
-  const [checked, balanceRead] = await Promise.allSettled([precheck(deps, request), getBalance(deps.sql, auth.userId)]);
+  // The account's runs in flight (api/limits.ts) are counted meanwhile too.
+  const [checked, balanceRead, concurrency] = await Promise.allSettled([precheck(deps, request), getBalance(deps.sql, auth.userId), deps.limits?.checkConcurrency(auth.userId)]);
   if (checked.status === 'rejected') throw checked.reason;
   if (balanceRead.status === 'rejected') throw balanceRead.reason;
+  if (concurrency.status === 'rejected') throw concurrency.reason;
   const balance = balanceRead.value;
   if (balance < cost) {
     throw new AppError('INSUFFICIENT_CREDIT', `This request costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });

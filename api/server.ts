@@ -26,6 +26,7 @@ import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
 import { createIdempotencySweeper, createIdempotencyStore } from './idempotency';
+import { createLimits } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
@@ -100,7 +101,11 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   });
   const orphans = createOrphanRunReaper({ runs, temporal, logger });
   const idempotencySweeper = createIdempotencySweeper({ store: createIdempotencyStore(sql), logger });
-  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes });
+  const limits = createLimits({ sql, metrics, ratePerMinute: config.RATE_LIMIT_PER_MINUTE, concurrency: config.CONCURRENCY_LIMIT });
+  // Past minutes' request counters go with the hourly sweep.
+  const limitSweep = setInterval(() => void limits.sweep().catch((error: unknown) => logger.warn({ err: String(error) }, 'deleting old rate counters failed')), 3_600_000);
+  limitSweep.unref();
+  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes, limits });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
@@ -116,6 +121,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       server.closeAllConnections();
       orphans.close();
       idempotencySweeper.close();
+      clearInterval(limitSweep);
       await temporal.close();
       waiters.close();
       await listener.close();

@@ -180,6 +180,7 @@ export function flowRouteTable(deps: AppDeps): Route[] {
     const flow = await ownFlow(flowId, auth.userId);
     const nodes = flow.definition as unknown as FlowNodeDefinition[];
     const minimum = minimumRunCost(nodes);
+    await deps.limits?.checkConcurrency(auth.userId);
     const balance = await getBalance(db, auth.userId);
     if (balance < minimum) {
       throw new AppError('INSUFFICIENT_CREDIT', `This flow's scrape nodes cost at least ${minimum} credits; ${balance} remaining`, { remaining: balance, cost: minimum });
@@ -333,7 +334,7 @@ export function flowRouteTable(deps: AppDeps): Route[] {
       summary: 'Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with the run id)',
       query: parsedBy(startRunQuery, (query) => startRunQuery.parse(query)),
       responses: { 200: flowRunSchema, 202: flowRunSummarySchema },
-      errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'TIMEOUT'],
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED', 'TIMEOUT'],
       idempotent: true,
       handler: async ({ auth, params, query: { wait }, req }) => {
         const deadline = Date.now() + deps.config.SYNC_TIMEOUT_MS;
