@@ -140,7 +140,7 @@ const configSchema = z.object({
   /** With other requests of the same account and host in flight, how long a new group waits for company. */
   SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
   /** Requests per API key per minute, across replicas (docs/operations.md, "Limits"); 0 = no limit. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(600),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(12_000),
   /** Standalone scrape runs plus flow runs in flight per account, across replicas; 0 = no limit. */
   CONCURRENCY_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(64),
   /** Port of a worker process's own /metrics (scrape, credit and browser-pool metrics); 0 = off. */
