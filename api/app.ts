@@ -12,7 +12,7 @@ import type { ApiKeyVerifier } from './api-key-cache';
 import { createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
 import { createErrorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
-import { type Limits, createLimits } from './limits';
+import { type Limits, createLimits, limitSettings } from './limits';
 import { buildOpenApi } from './openapi';
 import { type Route, mountRoutes } from './route-table';
 import { authRouteTable } from './routes/auth';
@@ -64,7 +64,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...appDeps,
     auth: guardCredentialChecks(appDeps.auth, dependencies),
     apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies),
-    limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, ratePerMinute: appDeps.config.RATE_LIMIT_PER_MINUTE, concurrency: appDeps.config.CONCURRENCY_LIMIT }),
+    limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, ...limitSettings(appDeps.config) }),
   };
   const payments = paymentProviderFromConfig(deps.config);
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.

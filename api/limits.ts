@@ -7,14 +7,39 @@
  *   running, counted through partial indexes of live runs, read beside the balance before a run is
  *   recorded; at the limit → 429 with Retry-After 1. Check-then-start: concurrent starts of one
  *   account may pass the limit by the requests in flight at that instant (a soft limit).
+ * - failed sign-ins per account (SIGN_IN_FAILURE_LIMIT per SIGN_IN_FAILURE_WINDOW_S): the auth
+ *   library's 401 answers to POST /api/auth/sign-in/email counted per e-mail address in
+ *   `sign_in_failure` (fixed windows, same upsert as the key rate); at the limit a sign-in of that
+ *   address → 429 before the library checks the password, Retry-After = seconds left in the window.
+ *   Per-address throttling of the auth routes is the library's own (lib/auth.ts).
  * A 429 comes before any run is recorded or credit taken. Each is counted in
  * `requests_limited_total{limit}`.
  */
 import { AppError } from '../lib/errors';
+import type { Config } from '../lib/config';
 import type { Metrics } from '../lib/metrics';
 import type { SqlPool } from '../lib/sql';
 
-export function createLimits(deps: { sql: Pick<SqlPool, 'query'>; metrics: Metrics; ratePerMinute: number; concurrency: number }) {
+export interface LimitSettings {
+  ratePerMinute: number;
+  concurrency: number;
+  /** Failed sign-ins of one address per window before 429; null = not counted. */
+  signInFailures?: { limit: number; windowSeconds: number } | null;
+}
+
+/** The limits' settings from the configuration (docs/operations.md, "Limits"). */
+export function limitSettings(config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'CONCURRENCY_LIMIT' | 'AUTH_RATE_LIMIT' | 'SIGN_IN_FAILURE_LIMIT' | 'SIGN_IN_FAILURE_WINDOW_S'>): LimitSettings {
+  return {
+    ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
+    concurrency: config.CONCURRENCY_LIMIT,
+    signInFailures: config.AUTH_RATE_LIMIT ? { limit: config.SIGN_IN_FAILURE_LIMIT, windowSeconds: config.SIGN_IN_FAILURE_WINDOW_S } : null,
+  };
+}
+
+/** The start of the current fixed window of $2 seconds, in SQL. */
+const FAILURE_WINDOW = `to_timestamp(floor(extract(epoch FROM now()) / $2::int) * $2::int)`;
+
+export function createLimits(deps: { sql: Pick<SqlPool, 'query'>; metrics: Metrics } & LimitSettings) {
   const { sql, metrics } = deps;
   return {
     /** Counts one request of the key; 429 when the minute's count passes the limit. */
@@ -46,9 +71,36 @@ export function createLimits(deps: { sql: Pick<SqlPool, 'query'>; metrics: Metri
       }
     },
 
+    /** 429 when the address already failed SIGN_IN_FAILURE_LIMIT sign-ins in this window. */
+    async checkSignIn(email: string): Promise<void> {
+      const rule = deps.signInFailures;
+      if (!rule) return;
+      const [row] = await sql.query<{ count: number; retryAfter: number }>(
+        `SELECT count, GREATEST(1, ceil(extract(epoch FROM "windowStart" + make_interval(secs => $2::int) - now())))::int AS "retryAfter"
+           FROM sign_in_failure WHERE email = $1 AND "windowStart" = ${FAILURE_WINDOW}`,
+        [email.toLowerCase(), rule.windowSeconds],
+      );
+      if (row && row.count >= rule.limit) {
+        metrics.requestsLimited.inc({ limit: 'sign_in_account' });
+        throw new AppError('RATE_LIMITED', `Too many failed sign-ins for this account; retry after ${row.retryAfter} s`, { retryAfter: row.retryAfter });
+      }
+    },
+
+    /** Counts one failed sign-in (the library answered 401) of the address. */
+    async countFailedSignIn(email: string): Promise<void> {
+      const rule = deps.signInFailures;
+      if (!rule) return;
+      await sql.query(
+        `INSERT INTO sign_in_failure (email, "windowStart", count) VALUES ($1, ${FAILURE_WINDOW}, 1)
+         ON CONFLICT (email, "windowStart") DO UPDATE SET count = sign_in_failure.count + 1`,
+        [email.toLowerCase(), rule.windowSeconds],
+      );
+    },
+
     /** Deletes counters of past windows (hourly, with the idempotency sweep). */
     async sweep(): Promise<void> {
       await sql.query(`DELETE FROM api_key_rate WHERE "windowStart" < now() - interval '1 hour'`);
+      await sql.query(`DELETE FROM sign_in_failure WHERE "windowStart" < now() - interval '1 day'`);
     },
   };
 }

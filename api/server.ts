@@ -26,7 +26,7 @@ import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
 import { createIdempotencySweeper, createIdempotencyStore } from './idempotency';
-import { createLimits } from './limits';
+import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
@@ -101,7 +101,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   });
   const orphans = createOrphanRunReaper({ runs, temporal, logger });
   const idempotencySweeper = createIdempotencySweeper({ store: createIdempotencyStore(sql), logger });
-  const limits = createLimits({ sql, metrics, ratePerMinute: config.RATE_LIMIT_PER_MINUTE, concurrency: config.CONCURRENCY_LIMIT });
+  const limits = createLimits({ sql, metrics, ...limitSettings(config) });
   // Past minutes' request counters go with the hourly sweep.
   const limitSweep = setInterval(() => void limits.sweep().catch((error: unknown) => logger.warn({ err: String(error) }, 'deleting old rate counters failed')), 3_600_000);
   limitSweep.unref();

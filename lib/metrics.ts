@@ -30,7 +30,7 @@ export function createMetrics() {
   });
   const requestsLimited = new Counter({
     name: 'requests_limited_total',
-    help: 'Requests answered 429 by a limit: "rate" (requests per API key per minute) or "concurrency" (runs in flight per account).',
+    help: 'Requests answered 429 by a limit: "rate" (requests per API key per minute), "concurrency" (runs in flight per account), "auth_address" (the auth library\'s per-address limits), "sign_in_account" (failed sign-ins per account).',
     labelNames: ['limit'] as const,
     registers: [registry],
   });

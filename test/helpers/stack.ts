@@ -86,6 +86,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: 'info',
     BETTER_AUTH_SECRET: randomBytes(32).toString('hex'),
     BETTER_AUTH_URL: `http://127.0.0.1:${port}`,
+    // Every test signs up and in from 127.0.0.1, many accounts a minute: the per-address limits
+    // are raised (not off) here; api/routes/sign-in-limits.test.ts runs the defaults.
+    SIGN_IN_PER_MINUTE: '10000',
+    SIGN_UP_PER_MINUTE: '10000',
     ...options.env,
   };
   const baseUrl = `http://127.0.0.1:${port}`;
