@@ -81,3 +81,35 @@ it('answers 429 while the account has CONCURRENCY_LIMIT runs in flight, and runs
   expect((await scrape(account, { url: `${fixtures.url}/page/2` })).status).toBe(200);
   fixtures.release(held[1]!);
 });
+
+it('holds the runs-in-flight limit across two API processes sharing PostgreSQL', async () => {
+  const second = await stack.startSecondApi();
+  try {
+    const account = await createAccount(stack.baseUrl);
+    await setBalance(stack.databaseUrl, account.userId, 100);
+    const via = (baseUrl: string, url: string, async = false) =>
+      request(baseUrl, 'POST', '/webhook/unblocker', { 'x-api-key': account.apiKey }, { url, ...(async ? { async: true } : {}) });
+    const hitsBefore = fixtures.hits.get('/hold') ?? 0;
+    const held = [1, 2].map((n) => `limits-two-${Date.now()}-${n}`);
+    // One run in flight started through each process: CONCURRENCY_LIMIT (2) reached.
+    expect((await via(stack.baseUrl, `${fixtures.url}/hold?key=${held[0]}`, true)).status).toBe(202);
+    expect((await via(second.baseUrl, `${fixtures.url}/hold?key=${held[1]}`, true)).status).toBe(202);
+    await waitFor('both held runs at the target', () => Promise.resolve((fixtures.hits.get('/hold') ?? 0) >= hitsBefore + 2));
+    for (const baseUrl of [stack.baseUrl, second.baseUrl]) {
+      const refused = await via(baseUrl, `${fixtures.url}/page/3`);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', message: expect.stringContaining('runs in flight') });
+    }
+    expect(await runsOf(account.userId)).toBe(2);
+
+    fixtures.release(held[1]!);
+    await waitFor('a held run finished', async () => {
+      const live = await sql<{ n: number }>(stack.databaseUrl, `SELECT count(*)::int AS n FROM scrape_run WHERE "userId" = $1 AND status IN ('queued', 'running')`, [account.userId]);
+      return live[0]!.n < 2;
+    });
+    expect((await via(stack.baseUrl, `${fixtures.url}/page/3`)).status).toBe(200);
+    fixtures.release(held[0]!);
+  } finally {
+    await second.stop();
+  }
+});
