@@ -12,6 +12,7 @@ import type { ApiKeyVerifier } from './api-key-cache';
 import { createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
 import { createErrorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
+import { type Limits, createLimits, limitSettings } from './limits';
 import { buildOpenApi } from './openapi';
 import { type Route, mountRoutes } from './route-table';
 import { authRouteTable } from './routes/auth';
@@ -48,6 +49,8 @@ export interface AppDeps {
   blacklist: Blacklist;
   /** Records and starts standalone scrapes and waits for them (api/scrape-dispatch.ts). */
   scrapes: ScrapeDispatcher;
+  /** Requests per API key and runs in flight per account (api/limits.ts); createApp sets it from the config. */
+  limits?: Limits;
 }
 
 /** The document's `info` (GET /openapi.json, the generated clients in clients/). */
@@ -62,7 +65,12 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   );
   // Reachability on /metrics (dependency_up), probed at scrape time with the same probes as /readyz.
   appDeps.metrics.observeDependencies(() => dependencies.probe());
-  const deps: AppDeps = { ...appDeps, auth: guardCredentialChecks(appDeps.auth, dependencies), apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies) };
+  const deps: AppDeps = {
+    ...appDeps,
+    auth: guardCredentialChecks(appDeps.auth, dependencies),
+    apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies),
+    limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, ...limitSettings(appDeps.config) }),
+  };
   const payments = paymentProviderFromConfig(deps.config);
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};

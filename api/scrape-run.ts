@@ -1,7 +1,7 @@
 /**
  * One scrape run, after its request was parsed: the part shared by `POST /webhook/unblocker` and
  * `POST /user-templates/:id/run`. Precheck (blacklist, scheme, private target) → cost, 402 when
- * the balance is short → the run is recorded and started (api/scrape-dispatch.ts) → 202 when
+ * the balance is short, 429 when the account has too many runs in flight → the run is recorded and started (api/scrape-dispatch.ts) → 202 when
  * async, else wait up to SYNC_TIMEOUT_MS: 504 with the run id, 200 with the result, or the
  * failure's status and body.
  */
@@ -63,6 +63,10 @@ export interface ScrapeRunOptions {
   /** The template a run comes from (search attribute TemplateId). */
   templateId?: string;
   memo?: Record<string, unknown>;
+  /** The run's id, chosen before (an Idempotency-Key claim names it); else a new one. */
+  runId?: string;
+  /** When the request arrived (epoch ms), if read before; else now. */
+  acceptedAt?: number;
 }
 
 /** What the route sends: a status and a JSON body. Errors before or around the run are thrown (AppError). */
@@ -74,32 +78,65 @@ export interface ScrapeRunAnswer {
 /** Starts a parsed scrape request as a scrape run, and answers as the scrape route does. */
 export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
   // One clock reading: the request's 50 s run from here.
-  const acceptedAt = Date.now();
+  const acceptedAt = options.acceptedAt ?? Date.now();
   const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
   // Both only read: the target check (its DNS lookup included) and the balance query run together.
-  const [checked, balanceRead] = await Promise.allSettled([precheck(deps, request), getBalance(deps.sql, auth.userId)]);
+  // The account's runs in flight (api/limits.ts) are counted meanwhile too.
+  const [checked, balanceRead, concurrency] = await Promise.allSettled([precheck(deps, request), getBalance(deps.sql, auth.userId), deps.limits?.checkConcurrency(auth.userId)]);
   if (checked.status === 'rejected') throw checked.reason;
   if (balanceRead.status === 'rejected') throw balanceRead.reason;
+  if (concurrency.status === 'rejected') throw concurrency.reason;
   const balance = balanceRead.value;
   if (balance < cost) {
     throw new AppError('INSUFFICIENT_CREDIT', `This request costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });
   }
 
-  const runId = randomUUID();
+  const runId = options.runId ?? randomUUID();
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
     { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt },
     { async, deadline, workflowId: options.workflowId?.(runId), templateId: options.templateId, memo: options.memo },
   );
-  if (outcome.status === 'queued') return { status: 202, body: { id: runId, status: 'queued', links: { self: `/webhook/runs/${runId}` } } };
-  if (outcome.status === 'timeout') {
-    throw new AppError('TIMEOUT', `The scrape did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch the outcome later from /webhook/runs/${runId}`, {
-      id: runId,
-      links: { self: `/webhook/runs/${runId}` },
-    });
-  }
-  const { run, remaining } = outcome.answer;
+  if (outcome.status === 'queued') return queuedAnswer(runId, 'queued');
+  if (outcome.status === 'timeout') throw syncTimeout(deps, runId);
+  return finishedAnswer(deps, auth, outcome.answer.run, outcome.answer.remaining);
+}
+
+function queuedAnswer(runId: string, status: string): ScrapeRunAnswer {
+  return { status: 202, body: { id: runId, status, links: { self: `/webhook/runs/${runId}` } } };
+}
+
+/** 504 with the run id: the run goes on; its outcome is at GET /webhook/runs/:id. */
+export function syncTimeout(deps: AppDeps, runId: string): AppError {
+  return new AppError('TIMEOUT', `The scrape did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch the outcome later from /webhook/runs/${runId}`, {
+    id: runId,
+    links: { self: `/webhook/runs/${runId}` },
+  });
+}
+
+async function finishedAnswer(deps: AppDeps, auth: AuthContext, run: FinishedRun, remaining?: number): Promise<ScrapeRunAnswer> {
   if (run.status === 'succeeded') return { status: 200, body: runBody(run, remaining ?? (await getBalance(deps.sql, auth.userId))) };
   return failedRunBody(run);
+}
+
+/**
+ * The answer to an Idempotency-Key repeat (api/idempotency.ts) from the first request's run: 202
+ * with its id and current status when the request is async; else its outcome as the first answer
+ * gave it (`credits.remaining` is the balance now), waiting for it up to `deadline` (504 with the
+ * id after), wherever it runs.
+ */
+export async function replayScrapeRun(deps: AppDeps, auth: AuthContext, run: FinishedRun, options: { async: boolean; deadline: number }): Promise<ScrapeRunAnswer> {
+  if (options.async) return queuedAnswer(run.id, run.status);
+  if (run.status === 'queued' || run.status === 'running') {
+    const finished = await deps.scrapes.awaitRun(run.id, options.deadline);
+    if (!finished) throw syncTimeout(deps, run.id);
+    return finishedAnswer(deps, auth, finished.run);
+  }
+  return finishedAnswer(deps, auth, run);
+}
+
+/** A run that never started an attempt and failed (its start failed, or credit ran out at the debit): nothing was charged. */
+export function runNeverStarted(run: FinishedRun): boolean {
+  return run.status === 'failed' && run.attempts === 0;
 }

@@ -25,6 +25,8 @@ import { loadWorkflowBundle } from '../lib/workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
+import { createIdempotencySweeper, createIdempotencyStore } from './idempotency';
+import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
@@ -99,7 +101,12 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
     settings: { maxBatch: config.SCRAPE_BATCH_MAX, lingerMs: config.SCRAPE_BATCH_LINGER_MS },
   });
   const orphans = createOrphanRunReaper({ runs, temporal, logger });
-  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes });
+  const idempotencySweeper = createIdempotencySweeper({ store: createIdempotencyStore(sql), logger });
+  const limits = createLimits({ sql, metrics, ...limitSettings(config) });
+  // Past minutes' request counters go with the hourly sweep.
+  const limitSweep = setInterval(() => void limits.sweep().catch((error: unknown) => logger.warn({ err: String(error) }, 'deleting old rate counters failed')), 3_600_000);
+  limitSweep.unref();
+  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes, limits });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
@@ -114,6 +121,8 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       orphans.close();
+      idempotencySweeper.close();
+      clearInterval(limitSweep);
       await temporal.close();
       waiters.close();
       await listener.close();

@@ -12,7 +12,10 @@
  * - The plugin's own HTTP endpoints (/api/auth/api-key/*) are disabled: keys are managed through
  *   /api/users/* (our validation, ownership and "revoked is final" rules); only server-side calls
  *   (`auth.api.*`) reach the plugin.
+ * - Its rate limiter is on by default in every environment, with storage in PostgreSQL
+ *   (`authRateLimit`); api/routes/auth.ts answers its 429 in our error shape.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiKey } from '@better-auth/api-key';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
@@ -55,7 +58,31 @@ function describeArgs(args: unknown[]): Record<string, unknown> {
  */
 export function createAuth(deps: AuthDeps) {
   const auth = createBetterAuth(deps);
-  return Object.assign(auth, { nodeHandler: toNodeHandler(auth) });
+  /** Serves a request; `after`, when given, sees (and may replace or throw instead of) the library's answer. */
+  const nodeHandler = (req: IncomingMessage, res: ServerResponse, after?: AuthAnswerHook): Promise<void> =>
+    toNodeHandler(after ? async (request: Request) => after(await auth.handler(request)) : auth)(req, res);
+  return Object.assign(auth, { nodeHandler });
+}
+
+export type AuthAnswerHook = (response: Response) => Response | Promise<Response>;
+
+/**
+ * The library's rate limiter (docs/operations.md, "Limits"): per client address (Express's
+ * `req.ip`, passed as CLIENT_IP_HEADER) and auth path, counted in PostgreSQL (`rate_limit`) so
+ * that it holds across API replicas and restarts. Sign-in and sign-up have limits of their own per
+ * minute; reading the session is not limited (every dashboard page does it); other auth paths keep
+ * the library's defaults (sign-in variants 3 per 10 s, the rest 100 per 10 s).
+ */
+export function authRateLimit(config: Pick<Config, 'AUTH_RATE_LIMIT' | 'SIGN_IN_PER_MINUTE' | 'SIGN_UP_PER_MINUTE'>) {
+  return {
+    enabled: config.AUTH_RATE_LIMIT,
+    storage: 'database' as const,
+    customRules: {
+      '/sign-in/email': { window: 60, max: config.SIGN_IN_PER_MINUTE },
+      '/sign-up/email': { window: 60, max: config.SIGN_UP_PER_MINUTE },
+      '/get-session': false as const,
+    },
+  };
 }
 
 function createBetterAuth(deps: AuthDeps) {
@@ -75,8 +102,7 @@ function createBetterAuth(deps: AuthDeps) {
       autoSignIn: true,
     },
     disabledPaths: DISABLED_AUTH_PATHS,
-    // The library's per-IP limits on its routes (sign-in: 3 per 10 s) in production only.
-    rateLimit: { enabled: config.NODE_ENV === 'production' },
+    rateLimit: authRateLimit(config),
     telemetry: { enabled: false },
     advanced: {
       // better-auth turns its origin/CSRF checks OFF when NODE_ENV=test; keep them on everywhere

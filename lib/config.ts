@@ -145,6 +145,24 @@ const configSchema = z.object({
   SCRAPE_BATCH_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(200).default(50),
   /** With other requests of the same account and host in flight, how long a new group waits for company. */
   SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
+  /** Requests per API key per minute, across replicas (docs/operations.md, "Limits"); 0 = no limit. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(12_000),
+  /** Standalone scrape runs plus flow runs in flight per account, across replicas; 0 = no limit. */
+  CONCURRENCY_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(64),
+  /**
+   * Sign-in throttling (docs/operations.md, "Limits"), on by default in every environment: the
+   * auth library's per-address limits, counted in PostgreSQL (table rateLimit), and our per-account
+   * count of failed sign-ins (table sign_in_failure). Off only for a deployment that throttles in
+   * front of the API.
+   */
+  AUTH_RATE_LIMIT: booleanFlag.default(true),
+  /** Sign-in attempts per client address per minute (the auth library's limiter). */
+  SIGN_IN_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(1).default(5),
+  /** Sign-ups per client address per minute (the auth library's limiter). */
+  SIGN_UP_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(1).default(10),
+  /** Failed sign-ins of one account (e-mail address) per SIGN_IN_FAILURE_WINDOW_S before 429. */
+  SIGN_IN_FAILURE_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(1).default(10),
+  SIGN_IN_FAILURE_WINDOW_S: z.coerce.number({ message: 'must be a whole number of seconds' }).int().min(1).max(86_400).default(900),
   /** Port of a worker process's own /metrics (scrape, credit and browser-pool metrics); 0 = off. */
   WORKER_METRICS_PORT: port.default(9464),
   /** Apply pending migrations when the API or a worker starts (off when a deploy step runs them). */

@@ -28,11 +28,18 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50],
     registers: [registry],
   });
+  const requestsLimited = new Counter({
+    name: 'requests_limited_total',
+    help: 'Requests answered 429 by a limit: "rate" (requests per API key per minute), "concurrency" (runs in flight per account), "auth_address" (the auth library\'s per-address limits), "sign_in_account" (failed sign-ins per account).',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
   const sources: Array<() => Promise<string>> = [];
   return {
     registry,
     httpRequestsTotal,
     httpRequestDuration,
+    requestsLimited,
     /** Exposition text served after ours on /metrics (the Temporal SDK's exporter); '' adds nothing. */
     appendSource(source: () => Promise<string>) {
       sources.push(source);

@@ -140,6 +140,8 @@ export function authenticate(deps: AppDeps, accept: { apiKey: boolean; session: 
           return;
         }
         req.auth = { userId: verified.userId, apiKeyId: verified.apiKeyId, method: 'api-key' };
+        // The key's requests per minute (api/limits.ts): a 429 before anything is done.
+        await deps.limits?.countRequest(verified.apiKeyId);
         next();
         return;
       }

@@ -39,6 +39,8 @@ export function createErrorHandler(options: ErrorHandlerOptions = {}) {
     }
     if (error instanceof AppError) {
       if (error.status >= 500) req.log.error({ err: error, code: error.code }, 'request failed');
+      // A limit says when to come back (api/limits.ts).
+      if (error.code === 'RATE_LIMITED' && typeof error.extra.retryAfter === 'number') res.setHeader('retry-after', String(error.extra.retryAfter));
       res.status(error.status).json(error.toBody());
       return;
     }

@@ -10,12 +10,15 @@
  * 2. validation of the sign-in and sign-up bodies: 422 with every failed item listed;
  * 3. the client address from Express (`req.ip`, proxies per `trust proxy`) for the library's
  *    per-IP rate limit, instead of a client-supplied X-Forwarded-For;
- * 4. the API-key plugin's own endpoints answer 404: keys are managed under /api/users.
+ * 4. the API-key plugin's own endpoints answer 404: keys are managed under /api/users;
+ * 5. throttling (docs/operations.md, "Limits"): the library's per-address 429 is answered in the
+ *    standard error body with Retry-After; a sign-in of an account with too many failed sign-ins
+ *    is refused 429 before the library sees it, and each 401 of a sign-in is counted.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { CLIENT_IP_HEADER, authBaseUrl, trustedOrigins } from '../../lib/auth-config';
-import { errorBody } from '../../lib/errors';
+import { AppError, errorBody } from '../../lib/errors';
 import type { AppDeps } from '../app';
 import { MESSAGES, originVerdict } from '../middleware/auth';
 import { type Route, customRoute, mountRoutes, parsedBy } from '../route-table';
@@ -74,9 +77,31 @@ function authLibraryRouter(deps: AppDeps): Router {
       next();
       return;
     }
-    handler(req, res).catch(next);
+    const signIn = req.method === 'POST' && res.locals.route === '/api/auth/sign-in/email';
+    const email = signIn ? String((req.body as { email: string }).email) : undefined;
+    const serve = async () => {
+      // Too many failed sign-ins of this account → 429 before the library checks the password.
+      if (email !== undefined) await deps.limits?.checkSignIn(email);
+      await handler(req, res, async (answer) => {
+        if (answer.status === 429) throw libraryRateLimited(deps, answer);
+        if (email !== undefined && answer.status === 401) await deps.limits?.countFailedSignIn(email);
+        return answer;
+      });
+    };
+    serve().catch(next);
   });
   return router;
+}
+
+/**
+ * The library's rate limiter answers 429 `{message}` with `X-Retry-After`; ours is the standard
+ * error body with `Retry-After` (the error handler sets it from `retryAfter`).
+ */
+function libraryRateLimited(deps: AppDeps, answer: globalThis.Response): AppError {
+  const seconds = Number(answer.headers.get('x-retry-after'));
+  const retryAfter = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 60;
+  deps.metrics.requestsLimited.inc({ limit: 'auth_address' });
+  return new AppError('RATE_LIMITED', `Too many requests from this address; retry after ${retryAfter} s`, { retryAfter });
 }
 
 /** The library's answers: its own shape, `{code, message}` on errors. */
@@ -96,7 +121,7 @@ const signUpUnprocessable = z.union([errorBodySchema, libraryError]);
  * mounts the whole router above; the others declare, for the document, the paths it serves.
  */
 export function authRouteTable(deps: AppDeps): Route[] {
-  const doc = { credential: 'none', tag: 'auth', errors: ['VALIDATION_FAILED', 'INVALID_ORIGIN'] } as const;
+  const doc = { credential: 'none', tag: 'auth', errors: ['VALIDATION_FAILED', 'INVALID_ORIGIN', 'RATE_LIMITED'] } as const;
   return [
     customRoute({
       ...doc,
@@ -116,7 +141,7 @@ export function authRouteTable(deps: AppDeps): Route[] {
       body: parsedBy(signInSchema, (body) => body, { email: 'me@example.com', password: 'a-long-password' }),
       responses: { 200: sessionAnswer, 401: libraryError, ...refused },
     }),
-    customRoute({ ...doc, errors: ['INVALID_ORIGIN'], method: 'post', path: '/api/auth/sign-out', summary: 'Sign out (clears the session)', responses: { 200: z.object({ success: z.boolean() }), ...refused } }),
+    customRoute({ ...doc, errors: ['INVALID_ORIGIN', 'RATE_LIMITED'], method: 'post', path: '/api/auth/sign-out', summary: 'Sign out (clears the session)', responses: { 200: z.object({ success: z.boolean() }), ...refused } }),
     customRoute({
       ...doc,
       errors: [],

@@ -31,6 +31,8 @@ export interface Stack {
   killWorker(): Promise<void>;
   restartApi(): Promise<void>;
   killApi(): Promise<void>;
+  /** Another API process on the same database and Temporal (a second replica), on a port of its own. */
+  startSecondApi(): Promise<{ baseUrl: string; output: string[]; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -86,6 +88,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: 'info',
     BETTER_AUTH_SECRET: randomBytes(32).toString('hex'),
     BETTER_AUTH_URL: `http://127.0.0.1:${port}`,
+    // Every test signs up and in from 127.0.0.1, many accounts a minute: the per-address limits
+    // are raised (not off) here; api/routes/sign-in-limits.test.ts runs the defaults.
+    SIGN_IN_PER_MINUTE: '10000',
+    SIGN_UP_PER_MINUTE: '10000',
     ...options.env,
   };
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -100,21 +106,37 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const child = worker;
     await waitFor('worker', () => sink.slice(mark).join('').includes('"msg":"worker started"'), child, sink);
   };
-  const startApi = async () => {
-    api = spawnEntry('api/server.ts', env, output.api);
-    const child = api;
-    await waitFor(
-      'api',
+  const readyApi = (name: string, child: ChildProcess, url: string, sink: string[]) =>
+    waitFor(
+      name,
       async () => {
         try {
-          return (await fetch(`${baseUrl}/readyz`)).ok;
+          return (await fetch(`${url}/readyz`)).ok;
         } catch {
           return false;
         }
       },
       child,
-      output.api,
+      sink,
     );
+  const startApi = async () => {
+    api = spawnEntry('api/server.ts', env, output.api);
+    await readyApi('api', api, baseUrl, output.api);
+  };
+  const seconds: ChildProcess[] = [];
+  const startSecondApi = async () => {
+    const secondPort = await freePort();
+    const sink: string[] = [];
+    const child = spawnEntry('api/server.ts', { ...env, PORT: String(secondPort) }, sink);
+    seconds.push(child);
+    const secondUrl = `http://127.0.0.1:${secondPort}`;
+    try {
+      await readyApi('second api', child, secondUrl, sink);
+    } catch (error) {
+      await stopProcess(child, 'SIGKILL');
+      throw error;
+    }
+    return { baseUrl: secondUrl, output: sink, stop: () => stopProcess(child, 'SIGTERM') };
   };
 
   try {
@@ -137,8 +159,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await stopProcess(api, 'SIGTERM');
       await startApi();
     },
+    startSecondApi,
     stop: async () => {
-      await Promise.all([stopProcess(api, 'SIGTERM'), stopProcess(worker, 'SIGTERM')]);
+      await Promise.all([stopProcess(api, 'SIGTERM'), stopProcess(worker, 'SIGTERM'), ...seconds.map((c) => stopProcess(c, 'SIGTERM'))]);
     },
   };
 }
