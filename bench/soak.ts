@@ -212,8 +212,8 @@ async function main(): Promise<void> {
     writeFileSync(path.join(dir, 'soak-samples.json'), JSON.stringify(samples, null, 1));
     if (fivexx > 0 || connectionErrors > 0) throw new Error(`soak: ${fivexx} 5xx answers and ${connectionErrors} connection errors (must be 0)`);
   } finally {
-    const code = await cluster?.stop();
-    if (code !== undefined && code !== 0) console.error(`soak: the cluster stopped with exit code ${code}`);
+    const stopped = await cluster?.stop();
+    if (stopped && (stopped.code !== 0 || stopped.leftover.length)) console.error(`soak: the cluster stopped with exit code ${stopped.code}, ${stopped.leftover.length} processes left`);
     await fixtures?.close();
   }
 }

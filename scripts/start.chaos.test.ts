@@ -181,9 +181,13 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
     const chaos = (async () => {
       for (const [i, victim] of order.entries()) {
         await c.waitFor(`${victim}'s moment (${moments[i]} requests done)`, () => done >= moments[i]! || loadDone, 600_000);
+        // Every process runs and the service says it is ready (the workers polling again after a
+        // Temporal restart): each fault lands on a whole service, not on the last one's recovery.
         const status = await c.waitFor(`every process running before killing the ${victim}`, async () => {
           const view = await c.view();
-          return view?.status === 'ready' ? view : undefined;
+          if (view?.status !== 'ready') return undefined;
+          const api = await fetch(`${c.baseUrl}/readyz`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+          return api?.status === 200 ? view : undefined;
         });
         if (loadDone) throw new Error(`the load ended before the ${victim} was killed: make it longer`);
         const before = status.processes.find((p) => p.name === processName[victim])!;
@@ -243,11 +247,17 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
     for (const { audit } of audits) for (const [k, v] of Object.entries(audit.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + v;
     const sum = (f: (a: LedgerAudit) => number) => audits.reduce((s, a) => s + f(a.audit), 0);
     const retried = requests.filter((r) => r.attempts.length > 1);
+    // Why the others were not: the target they kept trying and their last answer.
+    const notAccepted: Record<string, number> = {};
+    for (const r of requests.filter((q) => !q.accepted)) {
+      const key = `${r.target === c.baseUrl ? 'entry point' : `api-${c.replicaUrls.indexOf(r.target) + 1} directly`}: ${String(r.attempts[r.attempts.length - 1])}`;
+      notAccepted[key] = (notAccepted[key] ?? 0) + 1;
+    }
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(
       [
         `[chaos] seed ${seed}; cluster topology ready in ${s(bootMs)}; load ${TOTAL} requests (${HTTP_REQUESTS} http, ${BROWSER_REQUESTS} browser) at concurrency ${CONCURRENCY} over the entry point and both replicas, ${ACCOUNTS} accounts, in ${s(loadMs)}`,
-        `  requests: ${TOTAL}; accepted ${accepted.length} (http ${accepted.filter((r) => r.mode === 'http').length}, browser ${accepted.filter((r) => r.mode === 'browser').length}); not accepted ${TOTAL - accepted.length}; retried ${retried.length} (${retried.reduce((n, r) => n + r.attempts.length - 1, 0)} retries)`,
+        `  requests: ${TOTAL}; accepted ${accepted.length} (http ${accepted.filter((r) => r.mode === 'http').length}, browser ${accepted.filter((r) => r.mode === 'browser').length}); not accepted ${TOTAL - accepted.length} ${JSON.stringify(notAccepted)}; retried ${retried.length} (${retried.reduce((n, r) => n + r.attempts.length - 1, 0)} retries)`,
         `  attempts by answer: ${JSON.stringify(statuses)}`,
         `  runs: ${allRuns.length} (accepted requests with exactly one run: ${accepted.length - acceptedWithoutOneRun.length} of ${accepted.length}; requests with more than one run: ${duplicates.length}; runs of no request: ${runsOfNoRequest})`,
         `  terminal by status: ${JSON.stringify(byStatus)}; by outcome: ${JSON.stringify(outcomes)}; all terminal ${s(terminalAfterMs)} after recovery/end of load`,

@@ -4,7 +4,7 @@
  * from the scratch data folder (as `npm start` would build them). Answers the addresses (entry
  * point, each replica, the supervisor's endpoint, the service database) and a view of the
  * supervisor's processes, and stops everything with SIGTERM as Ctrl-C would.
- * Used by scripts/start.chaos.test.ts and bench/soak.ts.
+ * Used by scripts/start.cluster.test.ts, scripts/start.chaos.test.ts and bench/soak.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +39,7 @@ export interface RunningCluster {
   supervisorUrl: string;
   databaseUrl: string;
   temporalAddress: string;
+  temporalUiUrl: string;
   /** The supervisor's /readyz, or undefined when it does not answer. */
   view(): Promise<SupervisorView | undefined>;
   processOf(name: string): Promise<ClusterProcess | undefined>;
@@ -46,8 +47,12 @@ export interface RunningCluster {
   tail(chars?: number): string;
   /** Polls `check` every 200 ms; fails (with the output's tail) when the supervisor exits or after `timeoutMs`. */
   waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs?: number): Promise<T>;
-  /** SIGTERM, waits for the exit code and for nothing to be left running; removes the data folder. */
-  stop(): Promise<number | null>;
+  /**
+   * SIGTERM; answers the supervisor's exit code and the pids of what it started still running
+   * 20 s later at the most (none expected: the servers are detached, each is stopped, not
+   * orphaned), and removes the data folder. Once only: later calls answer the first one's.
+   */
+  stop(): Promise<{ code: number | null; leftover: number[] }>;
 }
 
 /** How long the cluster may take to be ready on a loaded 2-core machine. */
@@ -98,15 +103,17 @@ export async function startCluster(options: { name?: string; env?: NodeJS.Proces
       return undefined;
     }
   };
-  const stop = async (): Promise<number | null> => {
-    if (!gone()) supervisor.kill('SIGTERM');
-    const code = await exited;
-    // Nothing it started outlives it (the servers are detached: each is stopped, not orphaned).
-    const deadline = Date.now() + 20_000;
-    while (processesMentioning(dataDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    rmSync(dataDir, { recursive: true, force: true });
-    return code;
-  };
+  let stopped: Promise<{ code: number | null; leftover: number[] }> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      if (!gone()) supervisor.kill('SIGTERM');
+      const code = await exited;
+      const deadline = Date.now() + 20_000;
+      while (processesMentioning(dataDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      const leftover = processesMentioning(dataDir);
+      rmSync(dataDir, { recursive: true, force: true });
+      return { code, leftover };
+    })());
 
   try {
     const replicaPorts = await waitFor(
@@ -126,6 +133,7 @@ export async function startCluster(options: { name?: string; env?: NodeJS.Proces
       supervisorUrl,
       databaseUrl: embeddedDatabaseUrl(dataDir, pgPort)!,
       temporalAddress: `127.0.0.1:${temporalPort}`,
+      temporalUiUrl: `http://127.0.0.1:${uiPort}`,
       view,
       processOf: async (name) => (await view())?.processes.find((p) => p.name === name),
       tail,
