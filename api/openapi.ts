@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { ERRORS, type ErrorCode } from '../lib/errors';
+import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { type Responses, type Route, routeErrors } from './route-table';
 
 type Json = Record<string, unknown>;
@@ -132,6 +133,9 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): Json 
         const { description, ...rest } = schema;
         parameters.push({ name, in: 'query', required: false, schema: rest, ...(typeof description === 'string' ? { description } : {}) });
       }
+    }
+    if (r.idempotent) {
+      parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: IDEMPOTENCY_DESCRIPTION, schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH } });
     }
     if (parameters.length) operation.parameters = parameters;
 

@@ -97,6 +97,8 @@ interface RouteDoc {
   responseContentType?: string;
   /** The codes this route can answer (beside those every route can: see `COMMON_ERRORS`). */
   errors: readonly ErrorCode[];
+  /** Takes the `Idempotency-Key` header (api/idempotency.ts; the handler honours it). */
+  idempotent?: boolean;
 }
 
 /** A route the table mounts: parsed input in, `{ status, body }` out. */
@@ -155,6 +157,10 @@ export function credentialErrors(credential: Credential): ErrorCode[] {
 export function routeErrors(r: Route): ErrorCode[] {
   const codes = new Set<ErrorCode>([...r.errors, ...credentialErrors(r.credential), ...COMMON_ERRORS]);
   if (r.params?.length) codes.add('NOT_FOUND');
+  if (r.idempotent) {
+    codes.add('BAD_REQUEST');
+    codes.add('IDEMPOTENCY_KEY_REUSED');
+  }
   if (r.body && r.bodyContentType === undefined) {
     codes.add('MALFORMED_JSON');
     codes.add('PAYLOAD_TOO_LARGE');

@@ -19,7 +19,7 @@
 import type { Client } from '@temporalio/client';
 import { type SearchAttributePair, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import type { Logger } from '../lib/logger';
-import type { ScrapeRunStore } from '../lib/scrape-runs';
+import type { FinishedRun, ScrapeRunStore } from '../lib/scrape-runs';
 import type { ScrapeBatchWorkflowInput, ScrapeJob, TaskQueues } from '../workflows/definitions';
 import type { FinishedAnswer, RunWaiters } from './run-waiters';
 
@@ -52,6 +52,10 @@ export type DispatchOutcome = { status: 'queued'; workflowId: string } | { statu
 
 export interface ScrapeDispatcher {
   run(job: ScrapeJob, options: DispatchOptions): Promise<DispatchOutcome>;
+  /** A recorded run (any status), or null (an Idempotency-Key repeat looks for its first request's run). */
+  find(runId: string): Promise<FinishedRun | null>;
+  /** Waits for a run started by another request (here or on another replica) to finish; null when `deadline` passes first. */
+  awaitRun(runId: string, deadline: number): Promise<FinishedAnswer | null>;
 }
 
 export interface DispatcherSettings {
@@ -223,6 +227,14 @@ export function createScrapeDispatcher(deps: {
   }
 
   return {
+    find: (runId) => deps.runs.byId(runId),
+    async awaitRun(runId, deadline) {
+      // Registered before the read: a run finishing in between is not missed. When the read finds
+      // it finished, the waiter is left to the sweep (api/run-waiters.ts), which delivers it within sweepMs.
+      const answer = deps.waiters.wait(runId, deadline);
+      const [done] = await deps.runs.finished([runId]);
+      return done ? { run: done } : answer;
+    },
     async run(job, options) {
       // Registered before the start: an in-process run may finish before we look again.
       const answer = options.async ? undefined : deps.waiters.wait(job.runId, options.deadline);

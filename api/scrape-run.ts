@@ -62,6 +62,10 @@ export interface ScrapeRunOptions {
   /** The template a run comes from (search attribute TemplateId). */
   templateId?: string;
   memo?: Record<string, unknown>;
+  /** The run's id, chosen before (an Idempotency-Key claim names it); else a new one. */
+  runId?: string;
+  /** When the request arrived (epoch ms), if read before; else now. */
+  acceptedAt?: number;
 }
 
 /** What the route sends: a status and a JSON body. Errors before or around the run are thrown (AppError). */
@@ -73,7 +77,7 @@ export interface ScrapeRunAnswer {
 /** Starts a parsed scrape request as a scrape run, and answers as the scrape route does. */
 export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
   // One clock reading: the request's 50 s run from here.
-  const acceptedAt = Date.now();
+  const acceptedAt = options.acceptedAt ?? Date.now();
   const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
   // Both only read: the target check (its DNS lookup included) and the balance query run together.
@@ -85,20 +89,51 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
     throw new AppError('INSUFFICIENT_CREDIT', `This request costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });
   }
 
-  const runId = randomUUID();
+  const runId = options.runId ?? randomUUID();
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
     { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt },
     { async, deadline, workflowId: options.workflowId?.(runId), templateId: options.templateId, memo: options.memo },
   );
-  if (outcome.status === 'queued') return { status: 202, body: { id: runId, status: 'queued', links: { self: `/webhook/runs/${runId}` } } };
-  if (outcome.status === 'timeout') {
-    throw new AppError('TIMEOUT', `The scrape did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch the outcome later from /webhook/runs/${runId}`, {
-      id: runId,
-      links: { self: `/webhook/runs/${runId}` },
-    });
-  }
-  const { run, remaining } = outcome.answer;
+  if (outcome.status === 'queued') return queuedAnswer(runId, 'queued');
+  if (outcome.status === 'timeout') throw syncTimeout(deps, runId);
+  return finishedAnswer(deps, auth, outcome.answer.run, outcome.answer.remaining);
+}
+
+function queuedAnswer(runId: string, status: string): ScrapeRunAnswer {
+  return { status: 202, body: { id: runId, status, links: { self: `/webhook/runs/${runId}` } } };
+}
+
+/** 504 with the run id: the run goes on; its outcome is at GET /webhook/runs/:id. */
+export function syncTimeout(deps: AppDeps, runId: string): AppError {
+  return new AppError('TIMEOUT', `The scrape did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch the outcome later from /webhook/runs/${runId}`, {
+    id: runId,
+    links: { self: `/webhook/runs/${runId}` },
+  });
+}
+
+async function finishedAnswer(deps: AppDeps, auth: AuthContext, run: FinishedRun, remaining?: number): Promise<ScrapeRunAnswer> {
   if (run.status === 'succeeded') return { status: 200, body: runBody(run, remaining ?? (await getBalance(deps.sql, auth.userId))) };
   return failedRunBody(run);
+}
+
+/**
+ * The answer to an Idempotency-Key repeat (api/idempotency.ts) from the first request's run: 202
+ * with its id and current status when the request is async; else its outcome as the first answer
+ * gave it (`credits.remaining` is the balance now), waiting for it up to `deadline` (504 with the
+ * id after), wherever it runs.
+ */
+export async function replayScrapeRun(deps: AppDeps, auth: AuthContext, run: FinishedRun, options: { async: boolean; deadline: number }): Promise<ScrapeRunAnswer> {
+  if (options.async) return queuedAnswer(run.id, run.status);
+  if (run.status === 'queued' || run.status === 'running') {
+    const finished = await deps.scrapes.awaitRun(run.id, options.deadline);
+    if (!finished) throw syncTimeout(deps, run.id);
+    return finishedAnswer(deps, auth, finished.run);
+  }
+  return finishedAnswer(deps, auth, run);
+}
+
+/** A run that never started an attempt and failed (its start failed, or credit ran out at the debit): nothing was charged. */
+export function runNeverStarted(run: FinishedRun): boolean {
+  return run.status === 'failed' && run.attempts === 0;
 }

@@ -25,6 +25,7 @@ import { loadWorkflowBundle } from '../lib/workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
+import { createIdempotencySweeper, createIdempotencyStore } from './idempotency';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
@@ -98,6 +99,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
     settings: { maxBatch: config.SCRAPE_BATCH_MAX, lingerMs: config.SCRAPE_BATCH_LINGER_MS },
   });
   const orphans = createOrphanRunReaper({ runs, temporal, logger });
+  const idempotencySweeper = createIdempotencySweeper({ store: createIdempotencyStore(sql), logger });
   const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
@@ -113,6 +115,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       orphans.close();
+      idempotencySweeper.close();
       await temporal.close();
       waiters.close();
       await listener.close();

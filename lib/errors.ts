@@ -35,6 +35,7 @@ export const ERRORS = {
   CANCELLED: { status: 409, retryable: false, description: 'The run was cancelled (by its owner or an operator).' },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than 1 MiB.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, description: 'The request body\'s charset or encoding is not supported.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false, description: 'The `Idempotency-Key` was used within 24 h for a different request (another path or body).' },
   VALIDATION_FAILED: { status: 422, retryable: false, description: 'Validation failed; `message` lists every failed item.' },
   PLACEHOLDER: { status: 422, retryable: false, description: 'A flow node\'s `{{…}}` placeholder names no output, or its value does not fit.' },
   NOT_A_LIST: { status: 422, retryable: false, description: 'A foreach node\'s `from` did not resolve to a list.' },

@@ -167,6 +167,12 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       await sql.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
     },
 
+    /** One run with what an answer needs, whatever its status (null when not recorded). */
+    async byId(runId: string): Promise<FinishedRun | null> {
+      const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
+      return rows[0] ?? null;
+    },
+
     /** The runs among `runIds` that have finished, with what an answer needs. */
     async finished(runIds: readonly string[]): Promise<FinishedRun[]> {
       if (runIds.length === 0) return [];

@@ -6,7 +6,6 @@
  * so editing a flow never changes a run in flight. Another account's flow or run → 403; unknown → 404.
  */
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
 import { Router } from 'express';
 import { z } from 'zod';
 import { flowRunCreditsByNode, getBalance } from '../../lib/credit';
@@ -15,6 +14,8 @@ import { AppError } from '../../lib/errors';
 import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutput, workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
+import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
+import type { AuthContext } from '../middleware/auth';
 import { ownedBy } from '../ownership';
 import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
@@ -76,6 +77,7 @@ export function flowRoutes(deps: AppDeps): Router {
 
 export function flowRouteTable(deps: AppDeps): Route[] {
   const { db } = deps;
+  const idempotency = createIdempotencyStore(deps.sql);
 
   /** The caller's flow, or 404 (unknown or deleted) / 403 (another account's). */
   async function ownFlow(id: string, userId: string): Promise<FlowRow> {
@@ -165,6 +167,76 @@ export function flowRouteTable(deps: AppDeps): Route[] {
     });
     return reply(200, flowBody(updated));
   };
+
+  function flowRunTimeout(flowId: string, runId: string): AppError {
+    return new AppError('TIMEOUT', `The flow run did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch it later from /flows/${flowId}/runs/${runId}`, {
+      id: runId,
+      links: runLinks(flowId, runId),
+    });
+  }
+
+  /** Records and starts a run of the caller's flow under `runId`, then answers as `answerRun`. */
+  async function startFlowRun(auth: AuthContext, flowId: string, wait: boolean, runId: string, deadline: number) {
+    const flow = await ownFlow(flowId, auth.userId);
+    const nodes = flow.definition as unknown as FlowNodeDefinition[];
+    const minimum = minimumRunCost(nodes);
+    const balance = await getBalance(db, auth.userId);
+    if (balance < minimum) {
+      throw new AppError('INSUFFICIENT_CREDIT', `This flow's scrape nodes cost at least ${minimum} credits; ${balance} remaining`, { remaining: balance, cost: minimum });
+    }
+
+    const workflowId = workflowIds.flowRun(flow.id, runId);
+    // The run and one row per node, together: a run is never half-recorded.
+    const run = await db.$transaction(async (tx) => {
+      const created = await tx.flowRun.create({
+        data: { id: runId, flowId: flow.id, flowVersion: flow.version, definition: toJsonColumn(nodes), userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId },
+      });
+      await tx.flowRunNode.createMany({ data: nodes.map((n) => ({ runId, nodeId: n.id, type: n.type, status: 'pending' })) });
+      return created;
+    });
+    const input: FlowWorkflowInput = {
+      flowRunId: runId,
+      flowId: flow.id,
+      flowVersion: flow.version,
+      userId: auth.userId,
+      apiKeyId: auth.apiKeyId,
+      nodes,
+      browserQueue: deps.queues.browser,
+    };
+    const client = await deps.temporal.get();
+    try {
+      await client.workflow.start('flowWorkflow', {
+        taskQueue: deps.queues.main,
+        workflowId,
+        args: [input],
+        memo: { accountId: auth.userId, flowId: flow.id, flowName: flow.name, flowVersion: flow.version },
+        searchAttributes: { FlowId: [flow.id], AccountId: [auth.userId] },
+      });
+    } catch (error) {
+      await db.flowRun.update({ where: { id: runId }, data: { status: 'failed', error: { code: 'INTERNAL', message: 'the run could not be started' }, finishedAt: new Date() } });
+      throw error;
+    }
+    return answerRun(run, wait, deadline);
+  }
+
+  /**
+   * 202 with the run's summary; with `wait`, its body once finished (200), waiting for its
+   * workflow until `deadline` (else 504 with the run id). Also the answer to an Idempotency-Key
+   * repeat, from the run its first request started.
+   */
+  async function answerRun(run: FlowRunRow, wait: boolean, deadline: number) {
+    if (!wait) return reply(202, runSummary(run));
+    if (!FINISHED.has(run.status)) {
+      const client = await deps.temporal.get();
+      const outcome = await awaitWorkflow<FlowWorkflowOutput>(client, client.workflow.getHandle(run.workflowId), Math.max(0, deadline - Date.now())).catch((error: unknown) => {
+        // Cancelled or terminated while we waited: the run's record says what happened.
+        deps.logger.info({ runId: run.id, err: error }, 'flow run ended without a result');
+        return { timedOut: false as const, result: undefined };
+      });
+      if (outcome.timedOut) throw flowRunTimeout(run.flowId, run.id);
+    }
+    return reply(200, await runBody(await db.flowRun.findUniqueOrThrow({ where: { id: run.id } })));
+  }
 
   return [
     route({
@@ -262,62 +334,19 @@ export function flowRouteTable(deps: AppDeps): Route[] {
       query: parsedBy(startRunQuery, (query) => startRunQuery.parse(query)),
       responses: { 200: flowRunSchema, 202: flowRunSummarySchema },
       errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'TIMEOUT'],
-      handler: async ({ auth, params, query: { wait } }) => {
-        const flow = await ownFlow(params.id, auth.userId);
-        const nodes = flow.definition as unknown as FlowNodeDefinition[];
-        const minimum = minimumRunCost(nodes);
-        const balance = await getBalance(db, auth.userId);
-        if (balance < minimum) {
-          throw new AppError('INSUFFICIENT_CREDIT', `This flow's scrape nodes cost at least ${minimum} credits; ${balance} remaining`, { remaining: balance, cost: minimum });
-        }
-
-        const runId = randomUUID();
-        const workflowId = workflowIds.flowRun(flow.id, runId);
-        // The run and one row per node, together: a run is never half-recorded.
-        const run = await db.$transaction(async (tx) => {
-          const created = await tx.flowRun.create({
-            data: { id: runId, flowId: flow.id, flowVersion: flow.version, definition: toJsonColumn(nodes), userId: auth.userId, apiKeyId: auth.apiKeyId, workflowId },
-          });
-          await tx.flowRunNode.createMany({ data: nodes.map((n) => ({ runId, nodeId: n.id, type: n.type, status: 'pending' })) });
-          return created;
+      idempotent: true,
+      handler: async ({ auth, params, query: { wait }, req }) => {
+        const deadline = Date.now() + deps.config.SYNC_TIMEOUT_MS;
+        const keyed = idempotentRequest(req, auth.userId, deadline);
+        if (!keyed) return startFlowRun(auth, params.id, wait, randomUUID(), deadline);
+        return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+          start: (runId) => startFlowRun(auth, params.id, wait, runId, deadline),
+          find: (runId) => db.flowRun.findUnique({ where: { id: runId } }),
+          // Its workflow could not be started: nothing ran, nothing was charged.
+          neverStarted: (run) => run.status === 'failed' && run.startedAt === null,
+          replay: (run) => answerRun(run, wait, deadline),
+          timeout: (runId) => flowRunTimeout(params.id, runId),
         });
-        const input: FlowWorkflowInput = {
-          flowRunId: runId,
-          flowId: flow.id,
-          flowVersion: flow.version,
-          userId: auth.userId,
-          apiKeyId: auth.apiKeyId,
-          nodes,
-          browserQueue: deps.queues.browser,
-        };
-        const client = await deps.temporal.get();
-        let handle: WorkflowHandle;
-        try {
-          handle = await client.workflow.start('flowWorkflow', {
-            taskQueue: deps.queues.main,
-            workflowId,
-            args: [input],
-            memo: { accountId: auth.userId, flowId: flow.id, flowName: flow.name, flowVersion: flow.version },
-            searchAttributes: { FlowId: [flow.id], AccountId: [auth.userId] },
-          });
-        } catch (error) {
-          await db.flowRun.update({ where: { id: runId }, data: { status: 'failed', error: { code: 'INTERNAL', message: 'the run could not be started' }, finishedAt: new Date() } });
-          throw error;
-        }
-
-        if (!wait) return reply(202, runSummary(run));
-        const outcome = await awaitWorkflow<FlowWorkflowOutput>(client, handle, deps.config.SYNC_TIMEOUT_MS).catch((error: unknown) => {
-          // Cancelled or terminated while we waited: the run's record says what happened.
-          deps.logger.info({ runId, err: error }, 'flow run ended without a result');
-          return { timedOut: false as const, result: undefined };
-        });
-        if (outcome.timedOut) {
-          throw new AppError('TIMEOUT', `The flow run did not finish within ${deps.config.SYNC_TIMEOUT_MS} ms; fetch it later from /flows/${flow.id}/runs/${runId}`, {
-            id: runId,
-            links: runLinks(flow.id, runId),
-          });
-        }
-        return reply(200, await runBody(await db.flowRun.findUniqueOrThrow({ where: { id: runId } })));
       },
     }),
     route({

@@ -12,6 +12,7 @@ import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, lo
 import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../lib/payments/service';
 import { activateSubscription, currentPeriod } from '../../lib/subscriptions';
 import type { AppDeps } from '../app';
+import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, customRoute, mountRoutes, parsedBy, reply, route, unprocessable } from '../route-table';
 import { createPaymentSchema, listQuery, localEventSchema } from '../schemas/account-functions';
@@ -85,7 +86,13 @@ export function paymentWebhookRoutes(deps: AppDeps, provider: PaymentProvider | 
   return mountRoutes(Router(), deps, paymentWebhookRouteTable(deps, provider));
 }
 
+/** A payment whose checkout the provider never created: nothing can be paid on it; an Idempotency-Key repeat starts afresh. */
+export function checkoutNeverCreated(payment: PaymentRow): boolean {
+  return payment.status === 'failed' && payment.providerPaymentId === null;
+}
+
 export function paymentRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
+  const idempotency = createIdempotencyStore(deps.sql);
   const ownPayment = async (id: string, userId: string): Promise<PaymentRow> => ownedBy(await deps.db.payment.findUnique({ where: { id } }), userId, 'payment');
   return [
     route({
@@ -106,16 +113,32 @@ export function paymentRouteTable(deps: AppDeps, provider: PaymentProvider | und
       summary: 'Buy a credit pack: a payment and its checkout at the provider',
       body: unprocessable(createPaymentSchema, { packId: 'starter' }),
       responses: { 201: paymentSchema },
-      errors: ['VALIDATION_FAILED', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
+      errors: ['VALIDATION_FAILED', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR', 'TIMEOUT'],
+      idempotent: true,
       handler: async ({ auth, body, req }) => {
-        const pack = deps.config.CREDIT_PACKS.find((p) => p.id === body.packId);
-        if (!pack) throw new AppError('VALIDATION_FAILED', [`packId must be one of ${deps.config.CREDIT_PACKS.map((p) => JSON.stringify(p.id)).join(', ')}`]);
-        const payment = await createPayment(
-          { db: deps.db, config: deps.config, provider: requireProvider(provider) },
-          { userId: auth.userId, purpose: 'pack', packId: pack.id, credits: pack.credits, amountCents: pack.priceCents, currency: pack.currency, description: pack.name },
-          baseUrl(deps, req),
-        );
-        return reply(201, paymentRecord(payment));
+        const start = async (id?: string) => {
+          const pack = deps.config.CREDIT_PACKS.find((p) => p.id === body.packId);
+          if (!pack) throw new AppError('VALIDATION_FAILED', [`packId must be one of ${deps.config.CREDIT_PACKS.map((p) => JSON.stringify(p.id)).join(', ')}`]);
+          const payment = await createPayment(
+            { db: deps.db, config: deps.config, provider: requireProvider(provider) },
+            { id, userId: auth.userId, purpose: 'pack', packId: pack.id, credits: pack.credits, amountCents: pack.priceCents, currency: pack.currency, description: pack.name },
+            baseUrl(deps, req),
+          );
+          return reply(201, paymentRecord(payment));
+        };
+        const keyed = idempotentRequest(req, auth.userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
+        if (!keyed) return start();
+        return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+          start,
+          // Answered once its checkout exists (or failed): the first request creates both.
+          find: async (id) => {
+            const payment = await deps.db.payment.findUnique({ where: { id } });
+            return payment && (payment.providerPaymentId !== null || payment.status !== 'pending') ? payment : null;
+          },
+          neverStarted: checkoutNeverCreated,
+          replay: (payment) => Promise.resolve(reply(201, paymentRecord(payment))),
+          timeout: (id) => new AppError('TIMEOUT', `The payment's checkout was not created within ${deps.config.SYNC_TIMEOUT_MS} ms; see GET /api/payments/${id}`, { id }),
+        });
       },
     }),
     route({

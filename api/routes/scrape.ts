@@ -3,7 +3,8 @@ import { getBalance } from '../../lib/credit';
 import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
-import { failedRunBody, runBody, startScrapeRun } from '../scrape-run';
+import { type IdempotencyStore, createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
+import { failedRunBody, replayScrapeRun, runBody, runNeverStarted, startScrapeRun, syncTimeout } from '../scrape-run';
 import { parseScrapeRequest, scrapeRequestSchema } from '../schemas/scrape';
 import { errorBodySchema, queuedRunSchema, runResultSchema, runStatusSchema } from '../schemas/responses';
 
@@ -21,6 +22,7 @@ export const SCRAPE_EXAMPLE = {
 const scrapeResponses = { 200: runResultSchema, 202: queuedRunSchema, 403: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema };
 
 export function scrapeRouteTable(deps: AppDeps): Route[] {
+  const idempotency: IdempotencyStore = createIdempotencyStore(deps.sql);
   return [
     route({
       method: 'post',
@@ -31,7 +33,20 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       body: parsedBy(scrapeRequestSchema, parseScrapeRequest, SCRAPE_EXAMPLE),
       responses: scrapeResponses,
       errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'TIMEOUT'],
-      handler: async ({ auth, body }) => (await startScrapeRun(deps, auth, body)) as Reply<typeof scrapeResponses>,
+      idempotent: true,
+      handler: async ({ auth, body, req }) => {
+        const acceptedAt = Date.now();
+        const keyed = idempotentRequest(req, auth.userId, acceptedAt + deps.config.SYNC_TIMEOUT_MS);
+        // Without the header: the hot path as it was (no query, no hashing).
+        if (!keyed) return (await startScrapeRun(deps, auth, body, { acceptedAt })) as Reply<typeof scrapeResponses>;
+        return (await runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+          start: (runId) => startScrapeRun(deps, auth, body, { runId, acceptedAt }),
+          find: (runId) => deps.scrapes.find(runId),
+          neverStarted: runNeverStarted,
+          replay: (run) => replayScrapeRun(deps, auth, run, { async: body.async, deadline: keyed.deadline }),
+          timeout: (runId) => syncTimeout(deps, runId),
+        })) as Reply<typeof scrapeResponses>;
+      },
     }),
     route({
       method: 'get',

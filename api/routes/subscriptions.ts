@@ -16,7 +16,8 @@ import type { AppDeps } from '../app';
 import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
 import { subscribeSchema } from '../schemas/account-functions';
 import { paymentSchema, subscriptionSchema } from '../schemas/responses';
-import { baseUrl, requireProvider } from './payments';
+import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
+import { baseUrl, checkoutNeverCreated, requireProvider } from './payments';
 
 const withPayment = z.object({ subscription: subscriptionSchema, payment: paymentSchema.nullable() });
 
@@ -25,11 +26,12 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
 }
 
 export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
+  const idempotency = createIdempotencyStore(deps.sql);
   /** A pending subscription to a paid plan and the payment (checkout) of its first period; earlier pending ones are superseded. */
-  async function startPaid(req: Request, userId: string, plan: Plan, now: Date) {
+  async function startPaid(req: Request, userId: string, plan: Plan, now: Date, id?: string) {
     // A pending subscription that was never paid for is superseded by a new one.
     await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
-    const pending = await deps.db.subscription.create({ data: { userId, planId: plan.id, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
+    const pending = await deps.db.subscription.create({ data: { ...(id ? { id } : {}), userId, planId: plan.id, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
     const payment = await createPayment(
       { db: deps.db, config: deps.config, provider: requireProvider(provider) },
       { userId, purpose: 'subscription', plan, subscriptionId: pending.id, credits: plan.creditsPerPeriod, amountCents: plan.priceCents, currency: plan.currency, description: `${plan.name} plan` },
@@ -73,18 +75,41 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       summary: 'Subscribe: a free plan starts at once (201); a paid one when its first payment succeeds (202 with the checkout)',
       body: unprocessable(subscribeSchema, { planId: 'pro' }),
       responses: { 201: withPayment, 202: withPayment },
-      errors: ['VALIDATION_FAILED', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
+      errors: ['VALIDATION_FAILED', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR', 'TIMEOUT'],
+      idempotent: true,
       handler: async ({ auth: { userId }, body: { planId }, req }) => {
-        const plan = findPlan(deps.config, planId);
-        const now = new Date();
-        if (await liveSubscription(deps, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
-        if (plan.priceCents === 0) {
-          await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
-          const pending = await deps.db.subscription.create({ data: { userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
-          const active = await activateSubscription(deps, pending.id, now);
-          return reply(201, { subscription: subscriptionRecord(active, now), payment: null });
-        }
-        return reply(202, await startPaid(req, userId, plan, now));
+        const start = async (id?: string) => {
+          const plan = findPlan(deps.config, planId);
+          const now = new Date();
+          if (await liveSubscription(deps, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
+          if (plan.priceCents === 0) {
+            await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
+            const pending = await deps.db.subscription.create({ data: { ...(id ? { id } : {}), userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
+            const active = await activateSubscription(deps, pending.id, now);
+            return reply(201, { subscription: subscriptionRecord(active, now), payment: null });
+          }
+          return reply(202, await startPaid(req, userId, plan, now, id));
+        };
+        const keyed = idempotentRequest(req, userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
+        if (!keyed) return start();
+        return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+          start,
+          // Found once the first request is through: a free plan active, a paid one with its checkout (or its failure).
+          find: async (id) => {
+            const subscription = await deps.db.subscription.findUnique({ where: { id } });
+            if (!subscription || subscription.userId !== userId) return null;
+            if (!isPaidPlan(deps.config, subscription.planId)) return subscription.status === 'pending' ? null : { subscription, payment: null };
+            const payment = await deps.db.payment.findFirst({ where: { subscriptionId: id, period: 0 } });
+            return payment && (payment.providerPaymentId !== null || payment.status !== 'pending') ? { subscription, payment } : null;
+          },
+          neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
+          replay: ({ subscription, payment }) => {
+            const now = new Date();
+            const body = { subscription: subscriptionRecord(subscription, now), payment: payment ? paymentRecord(payment) : null };
+            return Promise.resolve(payment ? reply(202, body) : reply(201, body));
+          },
+          timeout: (id) => new AppError('TIMEOUT', `The subscription was not set up within ${deps.config.SYNC_TIMEOUT_MS} ms; see GET /api/subscriptions`, { id }),
+        });
       },
     }),
     /**

@@ -37,7 +37,8 @@ export const runResultSchema = z
   })
   .meta({ id: 'ScrapeResult' });
 
-export const queuedRunSchema = z.object({ id: z.string(), status: z.literal('queued'), links: linksSchema }).meta({ id: 'QueuedRun' });
+/** `queued` when accepted; an Idempotency-Key repeat shows the run's status at that moment. */
+export const queuedRunSchema = z.object({ id: z.string(), status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']), links: linksSchema }).meta({ id: 'QueuedRun' });
 
 export const runStatusSchema = z
   .looseObject({

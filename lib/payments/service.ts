@@ -63,6 +63,8 @@ export function paymentRecord(p: PaymentRow) {
 }
 
 export interface NewPayment {
+  /** The payment's id, chosen before (an Idempotency-Key claim names it); else a new one. */
+  id?: string;
   userId: string;
   purpose: 'pack' | 'subscription';
   packId?: string;
@@ -82,6 +84,7 @@ export async function createPayment(deps: { db: Database; config: Config; provid
   if (!user) throw new AppError('UNAUTHORIZED', 'No valid session: sign in at POST /api/auth/sign-in/email');
   const payment = await db.payment.create({
     data: {
+      ...(input.id ? { id: input.id } : {}),
       userId: input.userId,
       provider: provider.name,
       purpose: input.purpose,
