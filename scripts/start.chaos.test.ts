@@ -14,7 +14,9 @@
  *
  * Afterwards, from SQL (test/helpers/run-ledger.ts, the checks of the durability test):
  *   - every logical request a client saw accepted (a 2xx, or a 504 carrying a run id) has exactly
- *     one run (each request scrapes a URL of its own, so its runs are counted by URL);
+ *     one run (each request scrapes a URL of its own, so its runs are counted by URL), not
+ *     counting a run that failed before its first attempt, uncharged (its API process died
+ *     between recording it and starting it: the key is freed and a retry starts afresh);
  *   - every run a client was told of exists, and every run is terminal within 2 minutes of the
  *     later of the last recovery and the end of the load;
  *   - per account: no double debit, no debit without a run, no failed run without its refund (nor
@@ -25,7 +27,7 @@
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { type TestAccount, createAccount } from '../test/helpers/accounts';
 import { type RunningCluster, startCluster } from '../test/helpers/cluster';
-import { type LedgerAudit, TERMINAL, auditRunsAndLedger, runsOf } from '../test/helpers/run-ledger';
+import { type LedgerAudit, TERMINAL, auditRunsAndLedger, neverStarted, runsOf } from '../test/helpers/run-ledger';
 
 const HTTP_REQUESTS = 1000;
 const BROWSER_REQUESTS = 50;
@@ -232,9 +234,19 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
     const allRuns = audits.flatMap((a) => a.audit.runs);
     const runsByUrl = new Map<string, number>();
     for (const run of allRuns) runsByUrl.set(run.url, (runsByUrl.get(run.url) ?? 0) + 1);
+    // A request's runs that count: a run that failed before its first attempt (its API process
+    // died between recording it and starting its workflow; the reaper failed it, uncharged) frees
+    // the request's Idempotency-Key, and a retry starts afresh (api/idempotency.ts). Those are
+    // counted apart, each checked uncharged by the ledger audit below.
+    const realRunsByUrl = new Map<string, number>();
+    for (const run of allRuns) if (!neverStarted(run)) realRunsByUrl.set(run.url, (realRunsByUrl.get(run.url) ?? 0) + 1);
     const accepted = requests.filter((r) => r.accepted);
-    const acceptedWithoutOneRun = accepted.filter((r) => runsByUrl.get(r.url) !== 1).map((r) => ({ index: r.index, attempts: r.attempts, runs: runsByUrl.get(r.url) ?? 0 }));
-    const duplicates = requests.filter((r) => (runsByUrl.get(r.url) ?? 0) > 1);
+    const acceptedWithoutOneRun = accepted
+      .filter((r) => realRunsByUrl.get(r.url) !== 1)
+      .map((r) => ({ index: r.index, attempts: r.attempts, runs: allRuns.filter((run) => run.url === r.url).map((run) => ({ id: run.id, status: run.status, attempts: run.attempts, error: run.error?.code })) }));
+    const duplicates = requests.filter((r) => (realRunsByUrl.get(r.url) ?? 0) > 1);
+    const stillborn = allRuns.filter(neverStarted);
+    const supersededStillborn = stillborn.filter((run) => (realRunsByUrl.get(run.url) ?? 0) > 0).length;
     const knownUrls = new Set(requests.map((r) => r.url));
     const runsOfNoRequest = allRuns.filter((run) => !knownUrls.has(run.url)).length;
 
@@ -259,7 +271,8 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
         `[chaos] seed ${seed}; cluster topology ready in ${s(bootMs)}; load ${TOTAL} requests (${HTTP_REQUESTS} http, ${BROWSER_REQUESTS} browser) at concurrency ${CONCURRENCY} over the entry point and both replicas, ${ACCOUNTS} accounts, in ${s(loadMs)}`,
         `  requests: ${TOTAL}; accepted ${accepted.length} (http ${accepted.filter((r) => r.mode === 'http').length}, browser ${accepted.filter((r) => r.mode === 'browser').length}); not accepted ${TOTAL - accepted.length} ${JSON.stringify(notAccepted)}; retried ${retried.length} (${retried.reduce((n, r) => n + r.attempts.length - 1, 0)} retries)`,
         `  attempts by answer: ${JSON.stringify(statuses)}`,
-        `  runs: ${allRuns.length} (accepted requests with exactly one run: ${accepted.length - acceptedWithoutOneRun.length} of ${accepted.length}; requests with more than one run: ${duplicates.length}; runs of no request: ${runsOfNoRequest})`,
+        `  runs: ${allRuns.length} (accepted requests with exactly one run: ${accepted.length - acceptedWithoutOneRun.length} of ${accepted.length}; requests with more than one run: ${duplicates.length}; runs of no request: ${runsOfNoRequest}; ` +
+          `failed before their first attempt, uncharged: ${stillborn.length}, of which ${supersededStillborn} retried afresh under the same key)`,
         `  terminal by status: ${JSON.stringify(byStatus)}; by outcome: ${JSON.stringify(outcomes)}; all terminal ${s(terminalAfterMs)} after recovery/end of load`,
         `  ledger: ${sum((a) => a.debits)} debits, ${sum((a) => a.refunds)} refunds; double debits ${sum((a) => a.doubleDebits.length)}, debits without a run ${sum((a) => a.debitsWithoutRun.length)}, failed runs without their refund ${sum((a) => a.wrongRefunds.length)}`,
         `  per account (granted − remaining = cost of its runs): ${audits.map(({ audit }) => `${GRANT} − ${audit.balance} = ${GRANT - audit.balance} vs ${-audit.moved}${audit.ledgerTotal === audit.balance ? '' : ' (ledger total ≠ balance!)'}`).join('; ')}`,

@@ -14,10 +14,15 @@ export interface RunRow {
   error: { code: string; refunded: boolean } | null;
   cost: number;
   url: string;
+  /** Scrape attempts started: 0 for a run that failed before its first (nothing charged). */
+  attempts: number;
 }
 
+/** A run that failed before its first attempt: nothing done, nothing charged (api/scrape-run.ts, runNeverStarted). */
+export const neverStarted = (run: RunRow) => run.status === 'failed' && run.attempts === 0;
+
 export const runsOf = (databaseUrl: string, userId: string) =>
-  sql<RunRow>(databaseUrl, 'SELECT id, status::text AS status, error, cost, url FROM scrape_run WHERE "userId" = $1', [userId]);
+  sql<RunRow>(databaseUrl, 'SELECT id, status::text AS status, error, cost, url, attempts FROM scrape_run WHERE "userId" = $1', [userId]);
 
 interface Offender {
   id: string;
