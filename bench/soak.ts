@@ -104,7 +104,9 @@ async function main(): Promise<void> {
   try {
     fixtures = await startFixtureServer();
     console.log(`soak: starting the cluster topology (${minutes} min at concurrency ${concurrency}, one request in ${browserEvery} in browser mode)`);
-    cluster = await startCluster({ name: 'soak', env: { FREE_CREDITS: '100000000' }, log: console.log });
+    // One API key sends everything: the per-key request limit (RATE_LIMIT_PER_MINUTE, on the way
+    // from branch idem) must not be what the soak measures.
+    cluster = await startCluster({ name: 'soak', env: { FREE_CREDITS: '100000000', RATE_LIMIT_PER_MINUTE: '1000000' }, log: console.log });
     const c = cluster;
     await c.waitFor('the API was not ready', async () => (await fetch(`${c.baseUrl}/readyz`).catch(() => undefined))?.status === 200);
     const account = await createAccount(c.baseUrl);
