@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
+import { Agent, request } from 'undici';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { type TestAccount, createAccount, ledgerOf, sql } from '../test/helpers/accounts';
 import { type RunningCluster, startCluster } from '../test/helpers/cluster';
@@ -131,9 +132,19 @@ describe('npm start -- --topology=cluster (issue 14)', () => {
     };
     // Each on a connection of its own: the balancer picks a replica per connection, and a pooled
     // keep-alive connection that went to the killed replica dies with it (docs/operations.md).
+    // fetch ignores a `connection: close` header and pools: a fresh agent per scrape, closed after.
+    const scrapeOnItsOwnConnection = async (body: Json): Promise<number> => {
+      const agent = new Agent();
+      try {
+        const res = await request(`${baseUrl}/webhook/unblocker`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify(body) });
+        await res.body.text();
+        return res.statusCode;
+      } finally {
+        await agent.close();
+      }
+    };
     const restarted = await waitFor('the killed worker and replica did not come back', async () => {
-      const answer = await call(baseUrl, 'POST', '/webhook/unblocker', { ...key, connection: 'close' }, { url: `${fixture!.url}/page/${n++}`, selectors: ['h1'] });
-      duringOutage.push(answer.status);
+      duringOutage.push(await scrapeOnItsOwnConnection({ url: `${fixture!.url}/page/${n++}`, selectors: ['h1'] }));
       return back();
     });
     expect(restarted.w.restarts).toBe(1);
