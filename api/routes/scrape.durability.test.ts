@@ -17,6 +17,7 @@ import { freePort } from '../../lib/runtime/free-port';
 import { type RunningTemporal, startTemporalDevServer } from '../../lib/runtime/temporal-server';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
+import { TERMINAL, auditRunsAndLedger, runsOf as runsOfAccount } from '../../test/helpers/run-ledger';
 import { testEnv } from '../../test/helpers/env';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
@@ -85,52 +86,26 @@ function load(account: TestAccount): { view: ClientView; done: Promise<void> } {
 /** Runs must end within 4 minutes of the crash (a workflow task timeout, a restart, a replay). */
 const waitUntil = (what: string, check: () => Promise<boolean>, timeoutMs = 240_000) => waitFor(what, check, timeoutMs);
 
-const runsOf = (account: TestAccount) =>
-  sql<{ id: string; status: string; error: { code: string; refunded: boolean } | null; cost: number }>(stack.databaseUrl, 'SELECT id, status::text AS status, error, cost FROM scrape_run WHERE "userId" = $1', [account.userId]);
+const runsOf = (account: TestAccount) => runsOfAccount(stack.databaseUrl, account.userId);
 
-/** The invariants after a crash, and the figures the closing note quotes. */
+/** The invariants after a crash (test/helpers/run-ledger.ts), and the figures the closing note quotes. */
 async function expectConsistent(account: TestAccount, view: ClientView, label: string): Promise<void> {
   // Every run ends: nothing is left queued or running once the service has recovered.
-  await waitUntil('every run finished', async () => (await runsOf(account)).every((r) => ['succeeded', 'failed', 'cancelled'].includes(r.status)));
-  const runs = await runsOf(account);
-  const byId = new Map(runs.map((r) => [r.id, r]));
-  const missing = [...view.told].filter((id) => !byId.has(id));
-  expect(missing).toEqual([]);
-  expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
-
-  const ledger = await sql<{ runId: string | null; reason: string; amount: number }>(stack.databaseUrl, 'SELECT "runId", reason::text AS reason, amount FROM credit_ledger WHERE "userId" = $1', [account.userId]);
-  const rows = (id: string, reason: string) => ledger.filter((l) => l.runId === id && l.reason === reason);
-  // Each list names the offending runs with what they hold, so a failure says what went wrong.
-  const summary = (run: (typeof runs)[number]) => ({ id: run.id, status: run.status, error: run.error, debits: rows(run.id, 'debit').length, refunds: rows(run.id, 'refund').length });
-  const debitsWithoutRun = ledger.filter((l) => l.reason === 'debit' && (!l.runId || !byId.has(l.runId)));
-  const doubleDebits = runs.filter((run) => rows(run.id, 'debit').length > 1 || rows(run.id, 'refund').length > 1 || rows(run.id, 'debit').some((d) => d.amount !== -run.cost)).map(summary);
-  // Succeeded: debited once, never refunded. Failed: refunded exactly when it had been debited
-  // (a run whose workflow never started was never debited), and its record says which.
-  const wrongRefunds = runs
-    .filter((run) => {
-      const debits = rows(run.id, 'debit').length;
-      const refunds = rows(run.id, 'refund').length;
-      if (run.status === 'succeeded') return debits !== 1 || refunds !== 0;
-      if (run.status === 'failed') return refunds !== debits || run.error?.refunded !== refunds > 0;
-      return false;
-    })
-    .map(summary);
+  await waitUntil('every run finished', async () => (await runsOf(account)).every((r) => TERMINAL.includes(r.status)));
+  const audit = await auditRunsAndLedger(stack.databaseUrl, account.userId, view.told);
+  expect(audit.missing).toEqual([]);
+  expect(audit.duplicateIds).toBe(0);
+  const { doubleDebits, debitsWithoutRun, wrongRefunds } = audit;
   expect({ doubleDebits, debitsWithoutRun, wrongRefunds }).toEqual({ doubleDebits: [], debitsWithoutRun: [], wrongRefunds: [] });
   // The ledger reconciles: its debits and refunds are exactly how the balance moved since the test
   // set it (the sign-up grant before that is a ledger row too, but not part of this movement).
-  const moved = ledger.filter((l) => l.reason === 'debit' || l.reason === 'refund').reduce((sum, l) => sum + l.amount, 0);
-  expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(START_BALANCE + moved);
+  expect(audit.balance).toBe(START_BALANCE + audit.moved);
 
-  const outcomes: Record<string, number> = {};
-  for (const run of runs) {
-    const outcome = run.status === 'failed' ? `failed ${run.error?.code}` : run.status;
-    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-  }
   console.log(
     `[durability under load] ${label}: ${LOAD} requests; client saw ${JSON.stringify(Object.fromEntries(view.statuses))}; ` +
-      `${view.told.size} run ids told, ${runs.length} runs recorded, all terminal: ${JSON.stringify(outcomes)}; ` +
-      `ledger ${ledger.filter((l) => l.reason === 'debit').length} debits, ${ledger.filter((l) => l.reason === 'refund').length} refunds, ` +
-      `0 double debits, 0 debits without a run, balance reconciles (${START_BALANCE} + ${moved})`,
+      `${view.told.size} run ids told, ${audit.runs.length} runs recorded, all terminal: ${JSON.stringify(audit.outcomes)}; ` +
+      `ledger ${audit.debits} debits, ${audit.refunds} refunds, ` +
+      `0 double debits, 0 debits without a run, balance reconciles (${START_BALANCE} + ${audit.moved})`,
   );
 }
 

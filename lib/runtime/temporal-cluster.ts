@@ -10,6 +10,7 @@
  *   - the namespace and the search attributes the service needs, registered once it answers.
  */
 import { execFile } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -138,8 +139,10 @@ export async function setupTemporalSchemas(sqlTool: string, server: SqlServer): 
 /**
  * The server's own ports besides the frontend's, chosen at each `npm start` (kept from the last
  * one when still free). Membership ports go in a `smallint` column of the persistence schema
- * (cluster_membership.rpc_port), so they must stay below 32768: they are taken from Temporal's
- * usual 6933 upwards; the others are any free port.
+ * (cluster_membership.rpc_port), so they must stay below 32768: they are taken upwards from a
+ * random point between Temporal's usual 6933 and 22932 (two clusters starting at once on one
+ * machine, as the test suite's cluster tests do, would otherwise both see 6933 free and both
+ * bind it); the others are any free port.
  */
 export interface InternalPorts {
   frontendMembership: number;
@@ -160,6 +163,8 @@ async function isFree(port: number): Promise<boolean> {
 }
 
 const MEMBERSHIP_FIRST_PORT = 6933;
+/** How far above MEMBERSHIP_FIRST_PORT the search may start (room left below 32768 for the four). */
+const MEMBERSHIP_SPREAD = 16_000;
 const SMALLINT_MAX = 32767;
 
 export async function chooseInternalPorts(file: string): Promise<InternalPorts> {
@@ -172,7 +177,7 @@ export async function chooseInternalPorts(file: string): Promise<InternalPorts> 
   const names: Array<keyof InternalPorts> = ['frontendMembership', 'frontendHttp', 'history', 'historyMembership', 'matching', 'matchingMembership', 'worker', 'workerMembership'];
   const ports = {} as InternalPorts;
   const taken = new Set<number>();
-  let nextMembership = MEMBERSHIP_FIRST_PORT;
+  let nextMembership = MEMBERSHIP_FIRST_PORT + randomInt(MEMBERSHIP_SPREAD);
   for (const name of names) {
     const membership = name.endsWith('Membership');
     const kept = previous[name];
