@@ -17,7 +17,9 @@
  * - A first request that ends before its run really started (refused by a check, 402, the start
  *   failed: nothing done, nothing charged) releases the key: a repeat is a new attempt.
  * - A claim whose run never appears (its API process died in between) is abandoned after
- *   ABANDONED_AFTER_MS: a repeat takes it over.
+ *   ABANDONED_AFTER_MS: a repeat takes it over. A repeat that reaches its synchronous limit
+ *   before the claim's run is recorded answers 503 REQUEST_IN_PROGRESS without an id (that run
+ *   may never exist: a takeover records its run under another id); the client retries.
  * - Expiry: 24 h after the claim. A claim of an expired key replaces it; every API process
  *   deletes expired rows every hour (`createIdempotencySweeper`).
  *
@@ -145,8 +147,6 @@ export interface IdempotentOperation<R, T> {
   neverStarted(resource: R): boolean;
   /** The answer to a repeat: the resource's state, waited for as the route's first answer would. */
   replay(resource: R): Promise<T>;
-  /** The answer when the deadline passes while the first request has not recorded its resource yet. */
-  timeout(resourceId: string): AppError;
 }
 
 export interface IdempotentRequest {
@@ -187,7 +187,11 @@ export async function runIdempotent<R, T>(deps: { store: IdempotencyStore; logge
       const now = await store.read(userId, key);
       if (!now || now.resourceId !== claim.resourceId) return 'gone';
       if (now.ageMs > ABANDONED_AFTER_MS) return 'abandoned';
-      if (Date.now() + delay > request.deadline) throw op.timeout(claim.resourceId);
+      // No id in this answer: the claim's run may never exist (its process stopped before
+      // recording it; the claim is then taken over under another id). 503 is retried by clients.
+      if (Date.now() + delay > request.deadline) {
+        throw new AppError('REQUEST_IN_PROGRESS', `An earlier request with this ${IDEMPOTENCY_HEADER} has not recorded its run yet; retry shortly`);
+      }
       await sleep(delay);
     }
   };
@@ -216,4 +220,4 @@ export async function runIdempotent<R, T>(deps: { store: IdempotencyStore; logge
 export const IDEMPOTENCY_DESCRIPTION =
   `Optional \`${IDEMPOTENCY_HEADER}\` header (1-${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, the account's own, kept ${IDEMPOTENCY_TTL_HOURS} h): ` +
   'a repeat with the same key and request answers from the first request\'s run (its current state, waited for as the first answer would) and never starts or charges a second; ' +
-  'the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`.';
+  'the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry).';

@@ -162,6 +162,7 @@ export function routeErrors(r: Route): ErrorCode[] {
   if (r.idempotent) {
     codes.add('BAD_REQUEST');
     codes.add('IDEMPOTENCY_KEY_REUSED');
+    codes.add('REQUEST_IN_PROGRESS');
   }
   if (r.body && r.bodyContentType === undefined) {
     codes.add('MALFORMED_JSON');

@@ -51,6 +51,11 @@ export const ERRORS = {
   BROWSER_UNAVAILABLE: { status: 503, retryable: true, description: 'Chromium cannot be launched, or its pool is closed or full.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, retryable: true, description: 'PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.' },
   PAYMENTS_UNAVAILABLE: { status: 503, retryable: false, description: 'Payments are switched off (PAYMENT_PROVIDER=none).' },
+  REQUEST_IN_PROGRESS: {
+    status: 503,
+    retryable: true,
+    description: 'An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.',
+  },
   NOT_READY: { status: 503, retryable: true, description: 'The service is starting or degraded (readiness check).' },
   TIMEOUT: { status: 504, retryable: true, description: 'The work did not finish within the time limit (50 s for a synchronous call); the run id is in the body.' },
 } as const satisfies Record<string, ErrorSpec>;

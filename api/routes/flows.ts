@@ -346,7 +346,6 @@ export function flowRouteTable(deps: AppDeps): Route[] {
           // Its workflow could not be started: nothing ran, nothing was charged.
           neverStarted: (run) => run.status === 'failed' && run.startedAt === null,
           replay: (run) => answerRun(run, wait, deadline),
-          timeout: (runId) => flowRunTimeout(params.id, runId),
         });
       },
     }),

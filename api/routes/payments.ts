@@ -113,7 +113,7 @@ export function paymentRouteTable(deps: AppDeps, provider: PaymentProvider | und
       summary: 'Buy a credit pack: a payment and its checkout at the provider',
       body: unprocessable(createPaymentSchema, { packId: 'starter' }),
       responses: { 201: paymentSchema },
-      errors: ['VALIDATION_FAILED', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR', 'TIMEOUT'],
+      errors: ['VALIDATION_FAILED', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
       idempotent: true,
       handler: async ({ auth, body, req }) => {
         const start = async (id?: string) => {
@@ -137,7 +137,6 @@ export function paymentRouteTable(deps: AppDeps, provider: PaymentProvider | und
           },
           neverStarted: checkoutNeverCreated,
           replay: (payment) => Promise.resolve(reply(201, paymentRecord(payment))),
-          timeout: (id) => new AppError('TIMEOUT', `The payment's checkout was not created within ${deps.config.SYNC_TIMEOUT_MS} ms; see GET /api/payments/${id}`, { id }),
         });
       },
     }),

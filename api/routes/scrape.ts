@@ -4,7 +4,7 @@ import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { type IdempotencyStore, createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
-import { failedRunBody, replayScrapeRun, runBody, runNeverStarted, startScrapeRun, syncTimeout } from '../scrape-run';
+import { failedRunBody, replayScrapeRun, runBody, runNeverStarted, startScrapeRun } from '../scrape-run';
 import { parseScrapeRequest, scrapeRequestSchema } from '../../scrape/request';
 import { errorBodySchema, queuedRunSchema, runResultSchema, runStatusSchema } from '../schemas/responses';
 
@@ -44,7 +44,6 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
           find: (runId) => deps.scrapes.find(runId),
           neverStarted: runNeverStarted,
           replay: (run) => replayScrapeRun(deps, auth, run, { async: body.async, deadline: keyed.deadline }),
-          timeout: (runId) => syncTimeout(deps, runId),
         })) as Reply<typeof scrapeResponses>;
       },
     }),

@@ -75,7 +75,7 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       summary: 'Subscribe: a free plan starts at once (201); a paid one when its first payment succeeds (202 with the checkout)',
       body: unprocessable(subscribeSchema, { planId: 'pro' }),
       responses: { 201: withPayment, 202: withPayment },
-      errors: ['VALIDATION_FAILED', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR', 'TIMEOUT'],
+      errors: ['VALIDATION_FAILED', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
       idempotent: true,
       handler: async ({ auth: { userId }, body: { planId }, req }) => {
         const start = async (id?: string) => {
@@ -108,7 +108,6 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
             const body = { subscription: subscriptionRecord(subscription, now), payment: payment ? paymentRecord(payment) : null };
             return Promise.resolve(payment ? reply(202, body) : reply(201, body));
           },
-          timeout: (id) => new AppError('TIMEOUT', `The subscription was not set up within ${deps.config.SYNC_TIMEOUT_MS} ms; see GET /api/subscriptions`, { id }),
         });
       },
     }),
