@@ -762,7 +762,7 @@ export interface components {
             message: string | string[];
             error: string;
             /** @enum {string} */
-            code: "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "FORBIDDEN" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "MALFORMED_JSON" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
+            code: "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "MALFORMED_JSON" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
         } & {
             [key: string]: unknown;
         };
@@ -880,8 +880,8 @@ export interface components {
         };
         QueuedRun: {
             id: string;
-            /** @constant */
-            status: "queued";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             links: {
                 self: string;
             } & {
@@ -1142,7 +1142,7 @@ export interface operations {
                         message: string | string[];
                         error: string;
                         /** @enum {string} */
-                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "NOT_READY" | "TIMEOUT";
+                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "TIMEOUT";
                         /** @enum {string} */
                         status: "starting" | "degraded";
                         checks: {
@@ -1439,6 +1439,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["AuthLibraryError"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -1549,6 +1558,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -1596,6 +1614,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthLibraryError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
@@ -2287,6 +2314,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -2310,7 +2346,10 @@ export interface operations {
     postWebhookUnblocker: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2454,6 +2493,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -2479,6 +2536,7 @@ export interface operations {
             /**
              * @description - `BROWSER_UNAVAILABLE`: Chromium cannot be launched, or its pool is closed or full.
              *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
              */
             503: {
                 headers: {
@@ -2546,6 +2604,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -2597,6 +2664,15 @@ export interface operations {
             };
             /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2724,6 +2800,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -2794,6 +2879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -2855,6 +2949,15 @@ export interface operations {
             };
             /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2970,6 +3073,15 @@ export interface operations {
             };
             /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3110,6 +3222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -3186,6 +3307,15 @@ export interface operations {
             };
             /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3318,6 +3448,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -3381,6 +3520,15 @@ export interface operations {
             };
             /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3527,6 +3675,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -3588,6 +3745,15 @@ export interface operations {
             };
             /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3696,6 +3862,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -3782,6 +3957,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -3808,7 +3992,10 @@ export interface operations {
                 /** @description "true" or "1" waits for the run */
                 wait?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3832,6 +4019,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowRunSummary"];
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
@@ -3873,6 +4069,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
                 headers: {
@@ -3882,7 +4096,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            /**
+             * @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3946,6 +4163,15 @@ export interface operations {
             };
             /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4035,6 +4261,15 @@ export interface operations {
             };
             /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4640,7 +4875,10 @@ export interface operations {
     postApiPayments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4666,7 +4904,10 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4702,7 +4943,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4732,6 +4976,7 @@ export interface operations {
             /**
              * @description - `PAYMENTS_UNAVAILABLE`: Payments are switched off (PAYMENT_PROVIDER=none).
              *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
              */
             503: {
                 headers: {
@@ -5057,7 +5302,10 @@ export interface operations {
     postApiSubscriptions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5098,7 +5346,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5143,7 +5394,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5173,6 +5427,7 @@ export interface operations {
             /**
              * @description - `PAYMENTS_UNAVAILABLE`: Payments are switched off (PAYMENT_PROVIDER=none).
              *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
              */
             503: {
                 headers: {

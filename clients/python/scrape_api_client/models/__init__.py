@@ -156,6 +156,7 @@ from .post_webhook_unblocker_body_selectors_item_type_1 import (
 )
 from .queued_run import QueuedRun
 from .queued_run_links import QueuedRunLinks
+from .queued_run_status import QueuedRunStatus
 from .scrape_result import ScrapeResult
 from .scrape_result_credits import ScrapeResultCredits
 from .scrape_result_headers import ScrapeResultHeaders
@@ -287,6 +288,7 @@ __all__ = (
     "PostWebhookUnblockerBodySelectorsItemType1",
     "QueuedRun",
     "QueuedRunLinks",
+    "QueuedRunStatus",
     "ScrapeResult",
     "ScrapeResultCredits",
     "ScrapeResultHeaders",

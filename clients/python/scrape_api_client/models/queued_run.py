@@ -1,16 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Literal,
-    Self,
-    TypeVar,
-    cast,
-)
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.queued_run_status import QueuedRunStatus
 
 if TYPE_CHECKING:
     from ..models.queued_run_links import QueuedRunLinks
@@ -24,18 +19,18 @@ class QueuedRun:
     """
     Attributes:
         id (str):
-        status (Literal['queued']):
+        status (QueuedRunStatus):
         links (QueuedRunLinks):
     """
 
     id: str
-    status: Literal["queued"]
+    status: QueuedRunStatus
     links: QueuedRunLinks
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        status = self.status
+        status = self.status.value
 
         links = self.links.to_dict()
 
@@ -58,9 +53,7 @@ class QueuedRun:
         d = dict(src_dict)
         id = d.pop("id")
 
-        status = cast(Literal["queued"], d.pop("status"))
-        if status != "queued":
-            raise ValueError(f"status must match const 'queued', got '{status}'")
+        status = QueuedRunStatus(d.pop("status"))
 
         links = QueuedRunLinks.from_dict(d.pop("links"))
 

@@ -16,7 +16,11 @@ def _get_kwargs(
     id: str,
     *,
     wait: bool | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     params: dict[str, Any] = {}
 
@@ -32,6 +36,7 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -47,6 +52,11 @@ def _parse_response(
         response_202 = FlowRunSummary.from_dict(response.json())
 
         return response_202
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = ErrorBody.from_dict(response.json())
@@ -67,6 +77,16 @@ def _parse_response(
         response_404 = ErrorBody.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
 
     if response.status_code == 500:
         response_500 = ErrorBody.from_dict(response.json())
@@ -105,6 +125,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     wait: bool | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | FlowRun | FlowRunSummary]:
     """Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with
     the run id)
@@ -112,6 +133,7 @@ def sync_detailed(
     Args:
         id (str):
         wait (bool | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,6 +146,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
         wait=wait,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -138,6 +161,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     wait: bool | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | FlowRun | FlowRunSummary | None:
     """Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with
     the run id)
@@ -145,6 +169,7 @@ def sync(
     Args:
         id (str):
         wait (bool | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,6 +183,7 @@ def sync(
         id=id,
         client=client,
         wait=wait,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -166,6 +192,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     wait: bool | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | FlowRun | FlowRunSummary]:
     """Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with
     the run id)
@@ -173,6 +200,7 @@ async def asyncio_detailed(
     Args:
         id (str):
         wait (bool | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,6 +213,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
         wait=wait,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -197,6 +226,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     wait: bool | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | FlowRun | FlowRunSummary | None:
     """Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with
     the run id)
@@ -204,6 +234,7 @@ async def asyncio(
     Args:
         id (str):
         wait (bool | Unset):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,5 +249,6 @@ async def asyncio(
             id=id,
             client=client,
             wait=wait,
+            idempotency_key=idempotency_key,
         )
     ).parsed

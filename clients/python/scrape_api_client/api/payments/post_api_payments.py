@@ -8,14 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.payment import Payment
 from ...models.post_api_payments_body import PostApiPaymentsBody
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: PostApiPaymentsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -99,10 +102,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: PostApiPaymentsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | Payment]:
     """Buy a credit pack: a payment and its checkout at the provider
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiPaymentsBody):
 
     Raises:
@@ -115,6 +120,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -128,10 +134,12 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: PostApiPaymentsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | Payment | None:
     """Buy a credit pack: a payment and its checkout at the provider
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiPaymentsBody):
 
     Raises:
@@ -145,6 +153,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -152,10 +161,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: PostApiPaymentsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | Payment]:
     """Buy a credit pack: a payment and its checkout at the provider
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiPaymentsBody):
 
     Raises:
@@ -168,6 +179,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -179,10 +191,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: PostApiPaymentsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | Payment | None:
     """Buy a credit pack: a payment and its checkout at the provider
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiPaymentsBody):
 
     Raises:
@@ -197,5 +211,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -9,14 +9,17 @@ from ...models.error_body import ErrorBody
 from ...models.post_webhook_unblocker_body import PostWebhookUnblockerBody
 from ...models.queued_run import QueuedRun
 from ...models.scrape_result import ScrapeResult
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: PostWebhookUnblockerBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -69,6 +72,16 @@ def _parse_response(
 
         return response_413
 
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 500:
         response_500 = ErrorBody.from_dict(response.json())
 
@@ -110,10 +123,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: PostWebhookUnblockerBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | QueuedRun | ScrapeResult]:
     """Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostWebhookUnblockerBody):
 
     Raises:
@@ -126,6 +141,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -139,10 +155,12 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: PostWebhookUnblockerBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | QueuedRun | ScrapeResult | None:
     """Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostWebhookUnblockerBody):
 
     Raises:
@@ -156,6 +174,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -163,10 +182,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: PostWebhookUnblockerBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | QueuedRun | ScrapeResult]:
     """Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostWebhookUnblockerBody):
 
     Raises:
@@ -179,6 +200,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -190,10 +212,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: PostWebhookUnblockerBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | QueuedRun | ScrapeResult | None:
     """Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostWebhookUnblockerBody):
 
     Raises:
@@ -208,5 +232,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

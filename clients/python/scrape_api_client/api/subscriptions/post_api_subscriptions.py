@@ -13,14 +13,17 @@ from ...models.post_api_subscriptions_response_201 import (
 from ...models.post_api_subscriptions_response_202 import (
     PostApiSubscriptionsResponse202,
 )
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: PostApiSubscriptionsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -118,6 +121,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: PostApiSubscriptionsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     ErrorBody | PostApiSubscriptionsResponse201 | PostApiSubscriptionsResponse202
 ]:
@@ -125,6 +129,7 @@ def sync_detailed(
     the checkout)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiSubscriptionsBody):
 
     Raises:
@@ -137,6 +142,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -150,6 +156,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: PostApiSubscriptionsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     ErrorBody | PostApiSubscriptionsResponse201 | PostApiSubscriptionsResponse202 | None
 ):
@@ -157,6 +164,7 @@ def sync(
     the checkout)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiSubscriptionsBody):
 
     Raises:
@@ -170,6 +178,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -177,6 +186,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: PostApiSubscriptionsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     ErrorBody | PostApiSubscriptionsResponse201 | PostApiSubscriptionsResponse202
 ]:
@@ -184,6 +194,7 @@ async def asyncio_detailed(
     the checkout)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiSubscriptionsBody):
 
     Raises:
@@ -196,6 +207,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -207,6 +219,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: PostApiSubscriptionsBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     ErrorBody | PostApiSubscriptionsResponse201 | PostApiSubscriptionsResponse202 | None
 ):
@@ -214,6 +227,7 @@ async def asyncio(
     the checkout)
 
     Args:
+        idempotency_key (str | Unset):
         body (PostApiSubscriptionsBody):
 
     Raises:
@@ -228,5 +242,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class QueuedRunStatus(StrEnum):
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+
+    def __str__(self) -> str:
+        return str(self.value)
