@@ -11,11 +11,8 @@ import { type AppDeps, OPENAPI_INFO, createApp } from './app';
 import { buildOpenApi } from './openapi';
 import type { Route } from './route-table';
 
-/**
- * The document of a service configured by `env` (only `DIAGNOSTICS_ENABLED` changes the route
- * set); the default is a production-like service: no diagnostics route.
- */
-export function serviceDocument(env: Record<string, string> = {}): Record<string, unknown> {
+/** The app of a service configured by `env`, with collaborators that are never called: its routes only. */
+export function routesOnlyApp(env: Record<string, string> = {}) {
   const config = parseConfig({ DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused', ...env });
   const deps = {
     config,
@@ -23,7 +20,15 @@ export function serviceDocument(env: Record<string, string> = {}): Record<string
     metrics: createMetrics(),
     auth: { nodeHandler: () => Promise.resolve(), api: {} },
   } as unknown as AppDeps;
-  const app = createApp(deps);
+  return createApp(deps);
+}
+
+/**
+ * The document of a service configured by `env` (only `DIAGNOSTICS_ENABLED` changes the route
+ * set); the default is a production-like service: no diagnostics route.
+ */
+export function serviceDocument(env: Record<string, string> = {}): Record<string, unknown> {
+  const app = routesOnlyApp(env);
   // Express's own `app.routes` is typed `any`, which swallows ours.
   return buildOpenApi(app.routes as readonly Route[], { ...OPENAPI_INFO });
 }

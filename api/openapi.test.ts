@@ -10,25 +10,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Server } from 'node:http';
-import { parseConfig } from '../lib/config';
-import { createLogger } from '../lib/logger';
-import { createMetrics } from '../lib/metrics';
-import { type AppDeps, createApp } from './app';
+import { routesOnlyApp } from './openapi-document';
 import { HTTP_METHODS, type Route } from './route-table';
 import { openApiPath } from './openapi';
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, { example?: unknown }> } }>>; components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> } };
 
-function buildApp() {
-  const config = parseConfig({ DATABASE_URL: 'postgresql://unused@127.0.0.1:1/unused', DIAGNOSTICS_ENABLED: 'true', PAYMENT_PROVIDER: 'local' });
-  const deps = {
-    config,
-    logger: createLogger({ level: 'silent' }),
-    metrics: createMetrics(),
-    auth: { nodeHandler: () => Promise.resolve(), api: {} },
-  } as unknown as AppDeps;
-  return createApp(deps);
-}
+const buildApp = () => routesOnlyApp({ DIAGNOSTICS_ENABLED: 'true', PAYMENT_PROVIDER: 'local' });
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };
