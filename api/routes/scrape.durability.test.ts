@@ -38,7 +38,9 @@ beforeAll(async () => {
   dbFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'scrape-durable-')), 'temporal.db');
   temporalPort = await freePort();
   [fixtures, temporal] = await Promise.all([startFixtureServer(), startTemporal()]);
-  stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address, BROWSER_CONCURRENCY: '2' } });
+  // All LOAD scrapes in flight at once on one account: above the default per-account limit of runs
+  // in flight (CONCURRENCY_LIMIT 64), which would refuse some with 429 before they start.
+  stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address, BROWSER_CONCURRENCY: '2', CONCURRENCY_LIMIT: String(LOAD * 2) } });
 });
 
 afterAll(async () => {
@@ -90,6 +92,8 @@ const runsOf = (account: TestAccount) => runsOfAccount(stack.databaseUrl, accoun
 
 /** The invariants after a crash (test/helpers/run-ledger.ts), and the figures the closing note quotes. */
 async function expectConsistent(account: TestAccount, view: ClientView, label: string): Promise<void> {
+  // The whole load was let in: no request was refused by a limit before it started.
+  expect(view.statuses.get('429')).toBeUndefined();
   // Every run ends: nothing is left queued or running once the service has recovered.
   await waitUntil('every run finished', async () => (await runsOf(account)).every((r) => TERMINAL.includes(r.status)));
   const audit = await auditRunsAndLedger(stack.databaseUrl, account.userId, view.told);
