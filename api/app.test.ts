@@ -18,6 +18,9 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
     await stack?.stop();
   });
 
+  const echo = (message: string) =>
+    fetch(`${stack.baseUrl}/diagnostics/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+
   it('answers /healthz and /readyz when PostgreSQL and Temporal are reachable', async () => {
     const health = await fetch(`${stack.baseUrl}/healthz`);
     expect(health.status).toBe(200);
@@ -60,7 +63,10 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
   });
 
   it('runs a workflow through a worker end to end', async () => {
-    const res = await fetch(`${stack.baseUrl}/diagnostics/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'wired' }) });
+    // This stack's synchronous limit is 1.5 s: on a loaded machine the worker's first workflow task
+    // (its first activation) may take longer, and the API answers 504; again then (bounded).
+    let res = await echo('wired');
+    for (let attempt = 2; res.status === 504 && attempt <= 5; attempt++) res = await echo('wired');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { id: string; workflowId: string; result: { message: string; workerPid: number; attempt: number } };
     expect(body.result.message).toBe('wired');
@@ -96,7 +102,7 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
     expect(text).toMatch(/# TYPE http_requests_total counter/);
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/);
     expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} \d+/);
-    expect(text).toMatch(/http_requests_total\{method="POST",route="\/diagnostics\/echo",status="504"\} 1/);
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/diagnostics\/echo",status="504"\} [1-9]/);
     expect(text).not.toMatch(/path-123/);
     expect(text).toMatch(/http_request_duration_seconds_bucket\{/);
     expect(text).toMatch(/process_resident_memory_bytes/);

@@ -24,6 +24,16 @@ import { type Json, call } from '../test/helpers/http';
 /** How long any one condition may take on a loaded 2-core machine before the test gives up. */
 const PATIENCE_MS = 240_000;
 
+/** The process has exited: gone, or a zombie its parent has not reaped yet (its sockets are closed either way). */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true;
+  }
+}
+
 describe('npm start -- --topology=cluster (issue 14)', () => {
   let cluster: RunningCluster | undefined;
   let fixture: FixtureServer | undefined;
@@ -124,6 +134,9 @@ describe('npm start -- --topology=cluster (issue 14)', () => {
     const replica = (await processOf('api-1'))!;
     process.kill(worker.pid!, 'SIGKILL');
     process.kill(replica.pid!, 'SIGKILL');
+    // A signal takes effect asynchronously: a connection the dying replica still accepted would be
+    // closed under its request ("other side closed"). The outage below starts once both are gone.
+    await waitFor('the killed processes did not exit', () => exited(worker.pid!) && exited(replica.pid!));
     const duringOutage: number[] = [];
     let n = 100;
     const back = async () => {

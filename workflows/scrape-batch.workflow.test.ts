@@ -54,13 +54,16 @@ describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server bin
   }
 
   it('renders each page as a local activity within what is left of the 50 s', async () => {
-    const fresh = job(Date.now());
+    const acceptedAt = Date.now();
+    const fresh = job(acceptedAt);
     const waited = job(Date.now() - 20_000);
     expect(await run([fresh, waited])).toEqual({ succeeded: 2, failed: 0 });
+    // At most this long passed between acceptance and the render (a loaded machine makes it long).
+    const elapsedAtMost = Date.now() - acceptedAt;
     const byRun = new Map(renders.map((r) => [r.runId, r]));
     expect(byRun.get(fresh.runId)).toMatchObject({ isLocal: true });
     expect(byRun.get(fresh.runId)!.scheduleToCloseTimeoutMs).toBeLessThanOrEqual(SCRAPE_SCHEDULE_TO_CLOSE_MS);
-    expect(byRun.get(fresh.runId)!.scheduleToCloseTimeoutMs).toBeGreaterThan(SCRAPE_SCHEDULE_TO_CLOSE_MS - 20_000);
+    expect(byRun.get(fresh.runId)!.scheduleToCloseTimeoutMs).toBeGreaterThanOrEqual(SCRAPE_SCHEDULE_TO_CLOSE_MS - elapsedAtMost);
     expect(byRun.get(waited.runId)!.scheduleToCloseTimeoutMs).toBeLessThanOrEqual(SCRAPE_SCHEDULE_TO_CLOSE_MS - 20_000);
     expect(settled).toEqual([]);
   });
