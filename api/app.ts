@@ -69,7 +69,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...appDeps,
     auth: guardCredentialChecks(appDeps.auth, dependencies),
     apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies),
-    limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, ...limitSettings(appDeps.config) }),
+    limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, logger: appDeps.logger, ...limitSettings(appDeps.config) }),
   };
   const payments = paymentProviderFromConfig(deps.config);
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.

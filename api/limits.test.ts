@@ -82,9 +82,16 @@ it('answers 429 while the account has CONCURRENCY_LIMIT runs in flight, and runs
   fixtures.release(held[1]!);
 });
 
-it('holds the runs-in-flight limit across two API processes sharing PostgreSQL', async () => {
-  const second = await stack.startSecondApi();
-  try {
+describe('across two API processes sharing PostgreSQL', () => {
+  let second: Awaited<ReturnType<Stack['startSecondApi']>>;
+  beforeAll(async () => {
+    second = await stack.startSecondApi();
+  });
+  afterAll(async () => {
+    await second?.stop();
+  });
+
+  it('holds the runs-in-flight limit', async () => {
     const account = await createAccount(stack.baseUrl);
     await setBalance(stack.databaseUrl, account.userId, 100);
     const via = (baseUrl: string, url: string, async = false) =>
@@ -109,7 +116,32 @@ it('holds the runs-in-flight limit across two API processes sharing PostgreSQL',
     });
     expect((await via(stack.baseUrl, `${fixtures.url}/page/3`)).status).toBe(200);
     fixtures.release(held[0]!);
-  } finally {
-    await second.stop();
-  }
+  });
+
+  it('adds the request counts of each process to the shared per-key count: the other process refuses once it learned them', async () => {
+    const minuteOf = () => Math.floor(Date.now() / 60_000);
+    const rowCount = async (apiKeyId: string, minute: number) =>
+      (await sql<{ count: number }>(stack.databaseUrl, `SELECT count FROM api_key_rate WHERE "apiKeyId" = $1 AND "windowStart" = to_timestamp($2::bigint * 60)`, [apiKeyId, minute]))[0]?.count ?? 0;
+    const get = (baseUrl: string, a: TestAccount) => request(baseUrl, 'GET', '/webhook/runs/unknown-run', { 'x-api-key': a.apiKey });
+    // A minute rolling over mid-way resets the counts: then again with a fresh key (bounded).
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const minute = minuteOf();
+      const account = await createAccount(stack.baseUrl);
+      for (let n = 0; n < RATE; n++) expect((await get(stack.baseUrl, account)).status).toBe(404);
+      await waitFor('the first process added its count', async () => (await rowCount(account.apiKeyId, minute)) >= RATE || minuteOf() !== minute);
+      // The second process has not learned the shared count yet: its first request passes (the
+      // documented approximation, one flush interval), its flush returns RATE + 1, and it refuses.
+      const first = await get(second.baseUrl, account);
+      await waitFor('the second process added its count', async () => (await rowCount(account.apiKeyId, minute)) >= RATE + 1 || minuteOf() !== minute);
+      const refusedThere = await get(second.baseUrl, account);
+      const refusedHere = await get(stack.baseUrl, account);
+      if (minuteOf() !== minute) continue;
+      expect(first.status).toBe(404);
+      expect(refusedThere.status).toBe(429);
+      expect(refusedThere.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining(`${RATE} requests`) });
+      expect(refusedHere.status).toBe(429);
+      return;
+    }
+    throw new Error('three minutes rolled over mid-test');
+  });
 });

@@ -81,12 +81,11 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const acceptedAt = options.acceptedAt ?? Date.now();
   const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
-  // Both only read: the target check (its DNS lookup included) and the balance query run together.
-  // The account's runs in flight (api/limits.ts) are counted meanwhile too.
-  const [checked, balanceRead, concurrency] = await Promise.allSettled([precheck(deps, request), getBalance(deps.sql, auth.userId), deps.limits?.checkConcurrency(auth.userId)]);
+  // Both only read: the target check (its DNS lookup included) and the balance query run together;
+  // the balance's statement also counts the account's runs in flight (api/limits.ts).
+  const [checked, balanceRead] = await Promise.allSettled([precheck(deps, request), deps.limits ? deps.limits.balanceForNewRun(auth.userId) : getBalance(deps.sql, auth.userId)]);
   if (checked.status === 'rejected') throw checked.reason;
   if (balanceRead.status === 'rejected') throw balanceRead.reason;
-  if (concurrency.status === 'rejected') throw concurrency.reason;
   const balance = balanceRead.value;
   if (balance < cost) {
     throw new AppError('INSUFFICIENT_CREDIT', `This request costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });

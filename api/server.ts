@@ -102,7 +102,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   });
   const orphans = createOrphanRunReaper({ runs, temporal, logger });
   const idempotencySweeper = createIdempotencySweeper({ store: createIdempotencyStore(sql), logger });
-  const limits = createLimits({ sql, metrics, ...limitSettings(config) });
+  const limits = createLimits({ sql, metrics, logger, ...limitSettings(config) });
   // Past minutes' request counters go with the hourly sweep.
   const limitSweep = setInterval(() => void limits.sweep().catch((error: unknown) => logger.warn({ err: String(error) }, 'deleting old rate counters failed')), 3_600_000);
   limitSweep.unref();
@@ -123,6 +123,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       orphans.close();
       idempotencySweeper.close();
       clearInterval(limitSweep);
+      await limits.close();
       await temporal.close();
       waiters.close();
       await listener.close();

@@ -147,6 +147,11 @@ const configSchema = z.object({
   SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
   /** Requests per API key per minute, across replicas (docs/operations.md, "Limits"); 0 = no limit. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(12_000),
+  /**
+   * How often each API replica adds the requests it counted to the shared per-key counters in
+   * PostgreSQL (docs/operations.md, "Limits"); 0 = one statement per request, exact across replicas.
+   */
+  RATE_LIMIT_FLUSH_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(10_000).default(100),
   /** Standalone scrape runs plus flow runs in flight per account, across replicas; 0 = no limit. */
   CONCURRENCY_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(64),
   /**
