@@ -92,7 +92,7 @@ export function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
-const UNIQUE_VIOLATION = '23505';
+export const UNIQUE_VIOLATION = '23505';
 const TRANSIENT = new Set(['40001', '40P01']);
 
 /** Runs one statement; a unique violation (a racing replay) becomes `null`, deadlock/serialization failures are retried. */
@@ -184,6 +184,33 @@ export async function debitCredit(db: Sql, input: DebitInput, attempt = 1): Prom
   // The balance was short at the time of the statement and has been topped up since: try again.
   if (attempt >= TRANSIENT_ATTEMPTS) throw new AppError('INTERNAL', 'The debit could not be applied; try again');
   return debitCredit(db, input, attempt + 1);
+}
+
+/**
+ * debitCredit's statement as two CTEs, `debited` then `ledger` (RETURNING "balanceAfter"), for a
+ * statement that debits behind another change of its own (lib/scrape-runs.ts: the start of a
+ * scrape's attempt): `condition` is SQL the balance update also requires. Parameters are
+ * numbered from `$${first}`. Nothing written (a replay, a short balance, the condition false, or
+ * a racing replay's unique violation rolling the statement back) is for debitCredit to explain.
+ */
+export function debitCtes(input: DebitInput, first: number, condition: string): { text: string; values: unknown[] } {
+  checkKey('idempotencyKey', input.idempotencyKey);
+  checkAmount(input.amount, false);
+  const [amount, userId, key, id, apiKeyId, runId, mode] = [0, 1, 2, 3, 4, 5, 6].map((i) => `$${first + i}`);
+  return {
+    text: `debited AS (
+        UPDATE "user" SET "creditBalance" = "creditBalance" - ${amount}::int
+        WHERE id = ${userId} AND "creditBalance" >= ${amount}::int AND (${condition})
+          AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE "idempotencyKey" = ${key})
+        RETURNING "creditBalance"
+      ), ledger AS (
+        INSERT INTO credit_ledger (id, "userId", "apiKeyId", amount, "balanceAfter", reason, "idempotencyKey", "runId", mode)
+        SELECT ${id}, ${userId}, ${apiKeyId}, -${amount}::int, "creditBalance", 'debit'::"LedgerReason", ${key}, ${runId}, ${mode}
+        FROM debited
+        RETURNING "balanceAfter"
+      )`,
+    values: [input.amount, input.userId, input.idempotencyKey, randomUUID(), input.apiKeyId ?? null, input.runId ?? null, input.mode ?? null],
+  };
 }
 
 /**

@@ -8,6 +8,7 @@
  *
  * Plain SQL (lib/sql.ts): these statements are the hot path of every scrape.
  */
+import { type DebitInput, UNIQUE_VIOLATION, debitCtes, sqlState } from './credit';
 import type { SqlClient } from './sql';
 import type { StoredResult } from '../scrape/types';
 
@@ -51,7 +52,7 @@ const LIVE = `('queued', 'running')`;
 const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs"`;
 
 export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, values?: unknown[]): Promise<T[]> }) {
-  return {
+  const store = {
     /** Records runs about to start (one statement for a whole batch). */
     async insert(runs: readonly NewRun[]): Promise<void> {
       if (runs.length === 0) return;
@@ -85,6 +86,31 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
       if (!rows[0]) throw new Error(`scrape run ${runId} does not exist`);
       return rows[0];
+    },
+
+    /**
+     * startAttempt and the run's debit in one statement (the debit only when the attempt could
+     * start). `started: false`: the run had finished (nothing debited; read it with byId).
+     * `balanceAfter: null`: the debit was not applied here (a replay, a short balance, a racing
+     * replay): debitCredit tells which.
+     */
+    async startAttemptWithDebit(runId: string, attempt: number, debit: DebitInput): Promise<{ started: boolean; balanceAfter: number | null }> {
+      const debitPart = debitCtes(debit, 3, 'EXISTS (SELECT 1 FROM started)');
+      try {
+        const [row] = await sql.query<{ started: boolean; balanceAfter: number | null }>(
+          `WITH started AS (
+             UPDATE scrape_run SET status = 'running', attempts = GREATEST(attempts, $2), "startedAt" = COALESCE("startedAt", now())
+             WHERE id = $1 AND status IN ${LIVE} RETURNING id
+           ), ${debitPart.text}
+           SELECT EXISTS (SELECT 1 FROM started) AS started, (SELECT "balanceAfter" FROM ledger) AS "balanceAfter"`,
+          [runId, attempt, ...debitPart.values],
+        );
+        return row!;
+      } catch (error) {
+        // A racing replay of the debit rolled the whole statement back: each on its own then.
+        if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
+        return { started: (await store.startAttempt(runId, attempt)) === null, balanceAfter: null };
+      }
     },
 
     /** Records a success with its result; false when the run had already finished. */
@@ -174,6 +200,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       ]);
     },
   };
+  return store;
 }
 
 export type ScrapeRunStore = ReturnType<typeof createScrapeRunStore>;

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { type CreditChange, debitCredit, isRefunded, refundCredit } from '../../lib/credit';
+import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../lib/credit';
 import type { Database } from '../../lib/db';
 import { AppError, ERRORS } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -74,23 +74,54 @@ export function toFailure(error: unknown): ApplicationFailure {
   return ApplicationFailure.create({ message, type: 'SCRAPE_FAILED' });
 }
 
+/** The run's debit, keyed by the run: a replay changes nothing. */
+function runDebit(input: ScrapeActivityInput): DebitInput {
+  const { debit, runId, request } = input;
+  return { userId: debit!.userId, apiKeyId: debit!.apiKeyId, amount: debit!.amount, idempotencyKey: scrapeCreditKeys.debit(runId), runId, mode: request.mode };
+}
+
 /** Takes the run's price once (by its key); a replay changes nothing. INSUFFICIENT_CREDIT is final. */
 async function debitRun(deps: ScrapeActivityDeps, input: ScrapeActivityInput): Promise<CreditChange> {
-  const { debit, runId, request } = input;
-  const idempotencyKey = scrapeCreditKeys.debit(runId);
   let change: CreditChange;
   try {
-    change = await debitCredit(deps.sql, { userId: debit!.userId, apiKeyId: debit!.apiKeyId, amount: debit!.amount, idempotencyKey, runId, mode: request.mode });
+    change = await debitCredit(deps.sql, runDebit(input));
   } catch (error) {
     if (error instanceof AppError && error.status < 500) throw ApplicationFailure.nonRetryable(error.message, error.code, error.extra);
     throw error;
   }
+  return noteDebit(deps, input, change);
+}
+
+/** After the debit (applied or replayed): the metric, and `credit.low` when this debit crossed the threshold. */
+async function noteDebit(deps: ScrapeActivityDeps, input: ScrapeActivityInput, change: CreditChange): Promise<CreditChange> {
+  const { debit, runId, request } = input;
   if (change.applied) deps.metrics.creditsDebited.inc({ mode: request.mode }, debit!.amount);
   if (deps.lowCreditThreshold) {
     const own = change.applied ? { userId: debit!.userId, amount: -debit!.amount, balanceAfter: change.balanceAfter } : undefined;
-    await notifyLowCreditIfCrossed(deps.db, idempotencyKey, deps.lowCreditThreshold, own);
+    await notifyLowCreditIfCrossed(deps.db, scrapeCreditKeys.debit(runId), deps.lowCreditThreshold, own);
   }
   return change;
+}
+
+/**
+ * Marks the attempt on the run and, for a run that pays here, debits it — one statement when the
+ * debit applies (lib/scrape-runs.ts startAttemptWithDebit); a replayed or refused debit is then
+ * explained by debitCredit. Returns the finished run instead when the run had finished.
+ */
+async function startAttempt(deps: ScrapeActivityDeps, input: ScrapeActivityInput, attempt: number): Promise<{ finished: FinishedRun } | { debited?: CreditChange }> {
+  const { runId } = input;
+  if (!input.debit) {
+    const finished = await deps.runs.startAttempt(runId, attempt);
+    return finished ? { finished } : {};
+  }
+  const start = await deps.runs.startAttemptWithDebit(runId, attempt, runDebit(input));
+  if (!start.started) {
+    const finished = await deps.runs.byId(runId);
+    if (!finished) throw new Error(`scrape run ${runId} does not exist`);
+    return { finished };
+  }
+  if (start.balanceAfter === null) return { debited: await debitRun(deps, input) };
+  return { debited: await noteDebit(deps, input, { applied: true, balanceAfter: start.balanceAfter }) };
 }
 
 /** A run found finished when an attempt was about to start: its outcome, never a second scrape. */
@@ -117,9 +148,9 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   try {
     // The bookkeeping waits for PostgreSQL through a restart rather than failing the attempt:
     // an outage is not the target's failure and must not use up the scrape's retries.
-    const finished = await untilDatabaseAnswers(() => deps.runs.startAttempt(runId, attempt), signal);
-    if (finished) return outcomeOfFinished(finished);
-    const debited = input.debit ? await untilDatabaseAnswers(() => debitRun(deps, input), signal) : undefined;
+    const started = await untilDatabaseAnswers(() => startAttempt(deps, input, attempt), signal);
+    if ('finished' in started) return outcomeOfFinished(started.finished);
+    const { debited } = started;
     const result = await engine(request, {
       signal,
       timeoutMs: request.options.timeout_ms ?? defaultAttemptTimeoutMs(request.options.retry_count),
