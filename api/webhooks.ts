@@ -27,7 +27,7 @@ export function apiWebhooks(deps: Pick<AppDeps, 'config' | 'sql' | 'blacklist'>)
   const known = new Map<string, { has: boolean; at: number }>();
   const created: ApiWebhooks = {
     settings,
-    guard: createWebhookGuard(settings, deps.blacklist.isBlacklisted),
+    guard: createWebhookGuard(settings, (host) => deps.blacklist.isBlacklisted(host)),
     async hasEndpoints(userId) {
       const cached = known.get(userId);
       if (cached && Date.now() - cached.at < settings.endpointCacheMs) return cached.has;

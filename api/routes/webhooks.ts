@@ -102,7 +102,16 @@ async function deliveryBodies(db: Database, rows: Array<{ id: string; eventId: s
 
 export function webhookRouteTable(deps: AppDeps): Route[] {
   const { db } = deps;
-  const webhooks = apiWebhooks(deps);
+  // Built on first use (a routes-only app for the document has no database or secret).
+  const webhooks = {
+    get settings() {
+      return apiWebhooks(deps).settings;
+    },
+    get guard() {
+      return apiWebhooks(deps).guard;
+    },
+    changed: (userId: string) => apiWebhooks(deps).changed(userId),
+  };
 
   const ownEndpoint = async (id: string, userId: string) => ownedBy(await db.webhookEndpoint.findFirst({ where: { id, deletedAt: null } }), userId, 'webhook endpoint');
 
