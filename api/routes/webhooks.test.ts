@@ -67,7 +67,7 @@ function hookPath(secret: string): { path: string; url: string } {
 
 const at = (path: string) => receiver.received.filter((r) => r.path === path);
 const waitForDeliveries = (path: string, count: number, what = `${count} deliveries on ${path}`) =>
-  waitFor(what, async () => (at(path).length >= count ? at(path) : undefined), 90_000);
+  waitFor(what, () => Promise.resolve(at(path).length >= count ? at(path) : undefined), 90_000);
 
 async function asyncScrape(account: TestAccount, body: Json): Promise<string> {
   const started = await api('POST', '/webhook/unblocker', key(account), { async: true, options: { retry_count: 0 }, ...body });
