@@ -146,6 +146,46 @@ describe('per-request webhooks on async scrapes', () => {
   });
 });
 
+describe('the scrape path without webhooks', () => {
+  /** The batch workflow of a run, once completed: its history's event types and the local activities it recorded. */
+  async function batchHistory(runId: string): Promise<{ types: string[]; text: string }> {
+    const [row] = await sql<{ workflowId: string }>(stack.databaseUrl, 'SELECT "workflowId" FROM scrape_run WHERE id = $1', [runId]);
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const handle = new Client({ connection }).workflow.getHandle(row!.workflowId);
+      await handle.result();
+      const history = await handle.fetchHistory();
+      const texts: string[] = [];
+      const walk = (value: unknown): void => {
+        if (value instanceof Uint8Array) texts.push(Buffer.from(value).toString('utf8'));
+        else if (Array.isArray(value)) value.forEach(walk);
+        else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+      };
+      walk(history.events);
+      // Each event's kind by its attributes' field (`startChildWorkflowExecutionInitiatedEventAttributes`, …).
+      const types = (history.events ?? []).map((e) => Object.entries(e).find(([k, v]) => k.endsWith('EventAttributes') && v)?.[0] ?? 'unknown');
+      return { types, text: texts.join('\n') };
+    } finally {
+      await connection.close();
+    }
+  }
+
+  it('adds no step to a batch when the account has no endpoints and the request no webhook', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const plain = await asyncScrape(account, { url: `${fixtures.url}/` });
+    const hook = hookPath(requestSecret);
+    const withHook = await asyncScrape(owner, { url: `${fixtures.url}/`, webhook: { url: hook.url } });
+    await waitForDeliveries(hook.path, 1);
+    const [without, withWebhook] = await Promise.all([batchHistory(plain), batchHistory(withHook)]);
+    expect(without.text).not.toContain('emitWebhookEvents');
+    expect(without.types.filter((t) => /ChildWorkflow/.test(t))).toEqual([]);
+    expect(withWebhook.text).toContain('emitWebhookEvents');
+    expect(withWebhook.types.filter((t) => t === 'startChildWorkflowExecutionInitiatedEventAttributes')).toHaveLength(1);
+    expect(withWebhook.types.length).toBeGreaterThan(without.types.length);
+    expect(await sql(stack.databaseUrl, 'SELECT id FROM webhook_event WHERE "userId" = $1', [account.userId])).toEqual([]);
+  });
+});
+
 describe('retries and redelivery', () => {
   it('retries a receiver answering 500 twice, then 200: three attempts recorded, the same event id each time; redelivery sends it again', async () => {
     const hook = hookPath(requestSecret);
