@@ -15,6 +15,9 @@ import type { Blacklist } from './scrape/blacklist';
 import type { Engines } from './scrape/engines';
 import type { HttpEngine } from './scrape/http';
 import { createScrapeBatchActivities } from './scrape/batch';
+import type { WebhookSender } from '../lib/webhooks/deliver';
+import type { WebhookSettings } from '../lib/webhooks/settings';
+import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
 import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
 
 export interface ActivityDeps {
@@ -38,6 +41,9 @@ export interface ActivityDeps {
   plans?: Plan[];
   /** PAYMENT_PROVIDER, for the charge of each period of a paid plan (unset: none). */
   paymentProvider?: PeriodCharger;
+  /** Event webhooks (docs/webhooks.md): their settings, and the sender of deliveries. */
+  webhooks: WebhookSettings;
+  webhookSender: WebhookSender;
 }
 
 /**
@@ -64,6 +70,8 @@ export function createActivities(deps: ActivityDeps) {
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
     ...createFlowActivities(deps),
+    ...createWebhookEmitActivities(deps),
+    ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   };
 }
 
@@ -87,9 +95,11 @@ function pageActivities(deps: Pick<ActivityDeps, 'engines'> & Parameters<typeof 
  * Activities of an `own-queue` engine's task queue (the browser's): its page activity, and the
  * bookkeeping of the standalone batches that run there (settling failed pages, a cancel).
  */
-export function createEngineQueueActivities(deps: Omit<ActivityDeps, 'httpEngine'>, mode: ScrapeMode) {
+export function createEngineQueueActivities(deps: Omit<ActivityDeps, 'httpEngine' | 'webhookSender'>, mode: ScrapeMode) {
   const batch = createScrapeBatchActivities(deps);
   return {
+    // The batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
+    ...createWebhookEmitActivities(deps),
     ...pageActivities(deps, 'own-queue', mode),
     settleFailedScrapes: (input: Parameters<typeof batch.settleFailedScrapes>[0]) => batch.settleFailedScrapes(input),
     cancelScrapes: (input: Parameters<typeof batch.cancelScrapes>[0]) => batch.cancelScrapes(input),

@@ -31,6 +31,7 @@ import { scrapeRunRouteTable } from './routes/scrape-runs';
 import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
+import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 
 export interface AppDeps {
@@ -88,6 +89,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...consentRouteTable(deps),
     ...paymentRouteTable(deps, payments),
     ...subscriptionRouteTable(deps, payments),
+    ...webhookRouteTable(deps),
     ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),
   ];
   const routes: Route[] = [...open, ...raw, ...json];

@@ -47,6 +47,7 @@ const TAGS: Record<string, string> = {
   account: 'The account: session, API keys, usage, notifications, consent, export.',
   payments: 'Credit packs and payments.',
   subscriptions: 'Subscription plans.',
+  webhooks: 'Event webhooks: endpoints, signing secrets, deliveries and redelivery (docs/webhooks.md).',
   operations: 'Health, readiness, metrics, this document.',
 };
 

@@ -14,6 +14,7 @@ import type { StoredResult } from '../scrape/types';
 import type { AppDeps } from './app';
 import type { AuthContext } from './middleware/auth';
 import { type ScrapeRequest, scrapeCost } from '../scrape/request';
+import { apiWebhooks } from './webhooks';
 
 /** What a run body reads of a run: the row (GET /webhook/runs/:id) or the in-process outcome. */
 export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs'>;
@@ -57,6 +58,21 @@ async function precheck(deps: AppDeps, request: ScrapeRequest): Promise<void> {
   }
 }
 
+/**
+ * Whether the run emits a webhook event when it finishes (docs/webhooks.md): async requests only,
+ * with their own `webhook` (its URL checked now: 403 PRIVATE_TARGET / BLACKLISTED) or from an
+ * account with endpoints (a cached answer: api/webhooks.ts). A synchronous request reads nothing.
+ */
+async function wantsWebhookEvents(deps: AppDeps, userId: string, request: ScrapeRequest): Promise<boolean> {
+  if (!request.async) return false;
+  const webhooks = apiWebhooks(deps);
+  if (request.webhook) {
+    await webhooks.guard.check(request.webhook.url);
+    return true;
+  }
+  return webhooks.hasEndpoints(userId);
+}
+
 export interface ScrapeRunOptions {
   /** A workflow of its own under this id (template runs), instead of `scrape-<runId>` shared with concurrent requests. */
   workflowId?: (runId: string) => string;
@@ -81,10 +97,15 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const acceptedAt = options.acceptedAt ?? Date.now();
   const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
-  // Both only read: the target check (its DNS lookup included) and the balance query run together;
-  // the balance's statement also counts the account's runs in flight (api/limits.ts).
-  const [checked, balanceRead] = await Promise.allSettled([precheck(deps, request), deps.limits ? deps.limits.balanceForNewRun(auth.userId) : getBalance(deps.sql, auth.userId)]);
+  // All only read: the target check (its DNS lookup included), the balance (its statement also
+  // counts the account's runs in flight: api/limits.ts) and whether the run emits webhook events.
+  const [checked, balanceRead, events] = await Promise.allSettled([
+    precheck(deps, request),
+    deps.limits ? deps.limits.balanceForNewRun(auth.userId) : getBalance(deps.sql, auth.userId),
+    wantsWebhookEvents(deps, auth.userId, request),
+  ]);
   if (checked.status === 'rejected') throw checked.reason;
+  if (events.status === 'rejected') throw events.reason;
   if (balanceRead.status === 'rejected') throw balanceRead.reason;
   const balance = balanceRead.value;
   if (balance < cost) {
@@ -94,7 +115,7 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   const runId = options.runId ?? randomUUID();
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
-    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt },
+    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt, ...(events.value ? { events: true as const } : {}) },
     { async, deadline, workflowId: options.workflowId?.(runId), templateId: options.templateId, memo: options.memo },
   );
   if (outcome.status === 'queued') return queuedAnswer(runId, 'queued');

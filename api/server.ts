@@ -5,6 +5,8 @@
 import type { Server } from 'node:http';
 import { Worker } from '@temporalio/worker';
 import { createScrapeBatchActivities } from '../activities/scrape/batch';
+import { createWebhookEmitActivities } from '../activities/webhooks';
+import { webhookSettings } from '../lib/webhooks/settings';
 import { createBlacklist } from '../activities/scrape/blacklist';
 import { closeEngines, createEngines, servedModes } from '../activities/scrape/engines';
 import { createAuth } from '../lib/auth';
@@ -70,17 +72,21 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
           namespace: config.TEMPORAL_NAMESPACE,
           taskQueue: queues.sync,
           workflowBundle: await (workflowBundle ??= loadWorkflowBundle(config.dataDir)),
-          activities: createScrapeBatchActivities({
-            db,
-            sql,
-            runs,
-            logger,
-            metrics,
-            blacklist,
-            engines,
-            lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
-            runEvents: waiters,
-          }),
+          activities: {
+            ...createScrapeBatchActivities({
+              db,
+              sql,
+              runs,
+              logger,
+              metrics,
+              blacklist,
+              engines,
+              lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+              runEvents: waiters,
+            }),
+            // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
+            ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config) }),
+          },
         })
     : undefined;
   // The hosted worker's SDK metrics (task slots, pollers, latencies of the sync queue) on the API's

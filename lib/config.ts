@@ -200,6 +200,30 @@ const configSchema = z.object({
   CREDIT_PACKS: jsonList(creditPackSchema).default(DEFAULT_CREDIT_PACKS),
   /** Subscription plans: a JSON array of {id, name, creditsPerPeriod, priceCents, currency}. */
   SUBSCRIPTION_PLANS: jsonList(planSchema).default(DEFAULT_PLANS),
+  /**
+   * Event webhooks (docs/webhooks.md): a failed delivery is retried by Temporal's policy, the wait
+   * starting at WEBHOOK_RETRY_INITIAL_MS and doubling up to WEBHOOK_RETRY_MAX_INTERVAL_MS, for at
+   * most WEBHOOK_RETRY_WINDOW_MS (24 h); each attempt waits WEBHOOK_TIMEOUT_MS for the answer.
+   */
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(10_000),
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(10).max(86_400_000).default(3_600_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1000).max(7 * 86_400_000).default(86_400_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(60_000).default(10_000),
+  /**
+   * Addresses (IP literals, comma-separated) a webhook may reach although they are private or
+   * loopback (a receiver on the same host or network). ALLOW_PRIVATE_TARGETS does not apply to webhooks.
+   */
+  WEBHOOK_PRIVATE_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** How long an API process trusts its knowledge of whether an account has webhook endpoints (async scrapes read it). */
+  WEBHOOK_ENDPOINT_CACHE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
   /** Length of a subscription period (default 30 days); short in tests. */
   SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
   /** Port of the `npm start` supervisor's own /readyz and /metrics (loopback only); 0 = off. */

@@ -45,6 +45,7 @@ export const ERRORS = {
   TARGET_ERROR: { status: 502, retryable: true, description: 'The target answered 5xx or 429 on every attempt.' },
   RESPONSE_TOO_LARGE: { status: 502, retryable: false, description: 'The target\'s response, decompressed, exceeded the engine\'s size cap.' },
   WEBHOOK_REJECTED: { status: 502, retryable: false, description: 'A flow\'s webhook endpoint refused the delivery (4xx).' },
+  WEBHOOK_DELIVERY_FAILED: { status: 502, retryable: true, description: 'An event webhook delivery got no 2xx answer in time (retried with backoff for up to 24 h; every attempt is listed with its deliveries).' },
   ALL_ITEMS_FAILED: { status: 502, retryable: false, description: 'Every item of a foreach node failed.' },
   NODE_FAILED: { status: 502, retryable: false, description: 'A flow run ended with failed nodes (listed in the message).' },
   PAYMENT_PROVIDER_ERROR: { status: 502, retryable: true, description: 'The payment provider refused or could not be reached.' },

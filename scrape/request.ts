@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../lib/errors';
 import { assertValidCss, validateSelectors } from './selectors';
 import { issueMessage } from '../api/validate';
+import { webhookSpecSchema } from '../lib/webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, modesSupporting } from './engines';
 
 export const MAX_SELECTORS = 50;
@@ -84,6 +85,8 @@ export const scrapeRequestSchema = z.strictObject({
   wait_for: css.optional(),
   options: options.default({ retry_count: 2 }),
   async: z.boolean().default(false),
+  // Event webhooks (docs/webhooks.md): async requests only (see crossFieldProblems).
+  webhook: webhookSpecSchema.optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -119,6 +122,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
     }
   }
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
+  if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });
   if (raw.headers !== null && typeof raw.headers === 'object') {
     for (const name of Object.keys(raw.headers).filter((n) => !HEADER_NAME.test(n))) {
       problems.push({ path: ['headers', name], message: 'is not a valid HTTP header name' });

@@ -12,6 +12,8 @@ import { setNotificationDelivery } from '../lib/notifications';
 import { createScrapeRunStore } from '../lib/scrape-runs';
 import { createSqlPool } from '../lib/sql';
 import { periodChargerFor } from '../lib/payments/provider';
+import { createWebhookSender } from '../lib/webhooks/deliver';
+import { createWebhookGuard, webhookSettings } from '../lib/webhooks/settings';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -27,6 +29,9 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   // Flow webhooks go through an http engine too, also on a worker that holds none for scraping.
   const httpEngine = engines.http ?? createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS });
   const browserPool = engines.browser;
+  const blacklist = createBlacklist(db);
+  const webhooks = webhookSettings(config);
+  const webhookSender = createWebhookSender({ db, settings: webhooks, guard: createWebhookGuard(webhooks, blacklist.isBlacklisted) });
   if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
   return {
     db,
@@ -34,7 +39,9 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     runs: createScrapeRunStore(sql),
     logger,
     metrics,
-    blacklist: createBlacklist(db),
+    blacklist,
+    webhooks,
+    webhookSender,
     engines,
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
@@ -43,6 +50,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     browserPool,
     close: async () => {
       await closeEngines(engines);
+      await webhookSender.close();
       if (!engines.http) await httpEngine.close();
       await sql.close();
       await db.$disconnect();

@@ -4,6 +4,7 @@
  */
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequest } from '../scrape/request';
+import type { WebhookSpec } from '../lib/webhooks/spec';
 
 /** Task queues, optionally prefixed (TASK_QUEUE_PREFIX) so deployments or tests can share a server. */
 export function taskQueues(prefix = '') {
@@ -44,6 +45,8 @@ export const workflowIds = {
   /** A flow run: `flow-<flowId>-<runId>`. Its foreach nodes are child workflows under it. */
   flowRun: (flowId: string, runId: string) => `flow-${flowId}-${runId}`,
   flowForeach: (flowRunWorkflowId: string, nodeId: string) => `${flowRunWorkflowId}-foreach-${nodeId}`,
+  /** One delivery of a webhook event (docs/webhooks.md); a redelivery is a delivery of its own. */
+  webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
 } as const;
 
 /** Idempotency keys of a scrape's ledger rows: one debit and at most one refund per run. */
@@ -106,6 +109,11 @@ export interface ScrapeJob {
    * waiting for a worker included. Absent on jobs recorded before; the batch's start stands in.
    */
   acceptedAt?: number;
+  /**
+   * Emit the run's webhook event when it finishes (docs/webhooks.md): set by the API for an async
+   * request with a `webhook`, or from an account with endpoints. Absent: no webhook step at all.
+   */
+  events?: true;
 }
 
 /**
@@ -164,6 +172,11 @@ export interface FlowWorkflowInput {
   /** The definition this run executes (a snapshot: editing the flow never changes a run). */
   nodes: FlowNodeDefinition[];
   browserQueue: string;
+  /**
+   * Emit `flow.run.completed` / `flow.run.failed` when the run ends (docs/webhooks.md): to this
+   * request's own webhook, if any, and the account's endpoints. Absent (runs started before): none.
+   */
+  events?: { webhook?: WebhookSpec };
 }
 
 export interface FlowNodeError {
@@ -293,4 +306,35 @@ export interface SubscriptionEndInput {
   subscriptionId: string;
   /** cancelAt (ISO): the workflow sleeps until then. */
   endsAt: string;
+}
+
+/** The retry schedule of a webhook delivery (WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS; docs/webhooks.md). */
+export interface WebhookRetry {
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  /** Retries stop this long after the first attempt (24 h by default). */
+  windowMs: number;
+  attemptTimeoutMs: number;
+}
+
+export interface WebhookDeliveryWorkflowInput {
+  deliveryId: string;
+  retry: WebhookRetry;
+}
+
+/**
+ * What a job asks to emit (workflows/webhook.workflow.ts `emitWebhookEvents`): a finished scrape
+ * or flow run (its event is built from its row), or any event a later kind of job (a crawl)
+ * builds itself. Each subject gets one event, however often this is asked.
+ */
+export type WebhookEventSource =
+  | { kind: 'scrape_run'; id: string }
+  | { kind: 'flow_run'; id: string; webhook?: WebhookSpec }
+  | { kind: 'custom'; userId: string; type: string; subject: string; data: Record<string, unknown>; webhook?: WebhookSpec };
+
+/** Deliveries to start, each as a `webhookDeliveryWorkflow` on `taskQueue`. */
+export interface EmittedWebhookEvents {
+  deliveryIds: string[];
+  taskQueue: string;
+  retry: WebhookRetry;
 }

@@ -45,6 +45,7 @@ import {
 import { PlaceholderError, type ResolveScope, resolvePlaceholders, topologicalLevels } from './flow-dag';
 import { FLOW_NODE_KINDS, type FlowNodeKind, type NodeRunContext, type Rendered, type ScrapeOutcome } from './flow-nodes';
 import { describeFailure, runScrapeSteps } from './scrape.workflow';
+import { emitWebhookEvents } from './webhook.workflow';
 
 export const flowRunStateQuery = defineQuery<FlowRunState>('flowRunState');
 export const foreachProgressQuery = defineQuery<ForeachSummary & { nextIndex: number; inFlight: number }>('foreachProgress');
@@ -226,6 +227,8 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
   state.status = failedNodes.length ? 'failed' : 'succeeded';
   const error = { code: 'NODE_FAILED', message: `failed nodes: ${failedNodes.join(', ')}` };
   await bookkeeping.recordFlowRun({ flowRunId: input.flowRunId, status: state.status, ...(failedNodes.length ? { error } : {}) });
+  // flow.run.completed / flow.run.failed (docs/webhooks.md); runs started before have no `events`.
+  if (input.events) await emitWebhookEvents([{ kind: 'flow_run', id: input.flowRunId, ...(input.events.webhook ? { webhook: input.events.webhook } : {}) }]);
   // A failed run fails its workflow too, so operators find it by `ExecutionStatus = "Failed"`.
   if (failedNodes.length) throw ApplicationFailure.nonRetryable(error.message, error.code, { failedNodes });
   return { status: state.status, failedNodes };

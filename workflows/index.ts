@@ -3,3 +3,4 @@ export { echoWorkflow } from './echo.workflow';
 export { scrapeBatchWorkflow, scrapeWorkflow } from './scrape.workflow';
 export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';
+export { webhookDeliveryWorkflow } from './webhook.workflow';

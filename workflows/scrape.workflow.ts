@@ -26,6 +26,7 @@ import {
   type ScrapeWorkflowOutput,
   scrapeCreditKeys,
 } from './definitions';
+import { emitWebhookEvents } from './webhook.workflow';
 
 /**
  * Histories written before the bookkeeping (and the standalone http fetch) became local
@@ -293,5 +294,8 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
     }
     throw error;
   }
+  // Webhook events of the runs that asked for them (docs/webhooks.md): nothing at all otherwise.
+  const emitting = input.scrapes.filter((job) => job.events);
+  if (emitting.length) await emitWebhookEvents(emitting.map((job) => ({ kind: 'scrape_run', id: job.runId })));
   return { succeeded, failed };
 }

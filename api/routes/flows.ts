@@ -18,6 +18,9 @@ import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../ide
 import type { AuthContext } from '../middleware/auth';
 import { ownedBy } from '../ownership';
 import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
+import { parseOrUnprocessable } from '../validate';
+import { type WebhookSpec, webhookSpecSchema } from '../../lib/webhooks/spec';
+import { apiWebhooks } from '../webhooks';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { type FlowBody, flowBodySchema, flowPatchSchema, listRunsQuery, minimumRunCost, parseFlow, startRunQuery } from '../schemas/flows';
 import { flowRunSchema, flowRunSummarySchema, flowSchema, pageOf } from '../schemas/responses';
@@ -74,6 +77,9 @@ const FLOW_EXAMPLE = {
 export function flowRoutes(deps: AppDeps): Router {
   return mountRoutes(Router(), deps, flowRouteTable(deps));
 }
+
+/** POST /flows/:id/runs: an optional body with the run's own webhook. */
+const startRunBody = z.strictObject({ webhook: webhookSpecSchema.optional() });
 
 export function flowRouteTable(deps: AppDeps): Route[] {
   const { db } = deps;
@@ -176,7 +182,7 @@ export function flowRouteTable(deps: AppDeps): Route[] {
   }
 
   /** Records and starts a run of the caller's flow under `runId`, then answers as `answerRun`. */
-  async function startFlowRun(auth: AuthContext, flowId: string, wait: boolean, runId: string, deadline: number) {
+  async function startFlowRun(auth: AuthContext, flowId: string, wait: boolean, runId: string, deadline: number, webhook?: WebhookSpec) {
     const flow = await ownFlow(flowId, auth.userId);
     const nodes = flow.definition as unknown as FlowNodeDefinition[];
     const minimum = minimumRunCost(nodes);
@@ -203,6 +209,8 @@ export function flowRouteTable(deps: AppDeps): Route[] {
       apiKeyId: auth.apiKeyId,
       nodes,
       browserQueue: deps.queues.browser,
+      // Every run may emit (the account's endpoints are read when it ends: a flow is not the hot path).
+      events: webhook ? { webhook } : {},
     };
     const client = await deps.temporal.get();
     try {
@@ -333,15 +341,18 @@ export function flowRouteTable(deps: AppDeps): Route[] {
       tag: 'flows',
       summary: 'Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with the run id)',
       query: parsedBy(startRunQuery, (query) => startRunQuery.parse(query)),
+      // Optional: `{ webhook: {url, events?, metadata?} }` (docs/webhooks.md); no body is `{}`.
+      body: parsedBy(startRunBody, (value) => parseOrUnprocessable(startRunBody, value ?? {}), { webhook: { url: 'https://example.com/hooks/flows', events: ['flow.run.failed'] } }),
       responses: { 200: flowRunSchema, 202: flowRunSummarySchema },
-      errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED', 'TIMEOUT'],
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED', 'TIMEOUT', 'VALIDATION_FAILED', 'BAD_REQUEST', 'INVALID_URL', 'PRIVATE_TARGET', 'BLACKLISTED'],
       idempotent: true,
-      handler: async ({ auth, params, query: { wait }, req }) => {
+      handler: async ({ auth, params, query: { wait }, body, req }) => {
         const deadline = Date.now() + deps.config.SYNC_TIMEOUT_MS;
+        if (body.webhook) await apiWebhooks(deps).guard.check(body.webhook.url);
         const keyed = idempotentRequest(req, auth.userId, deadline);
-        if (!keyed) return startFlowRun(auth, params.id, wait, randomUUID(), deadline);
+        if (!keyed) return startFlowRun(auth, params.id, wait, randomUUID(), deadline, body.webhook);
         return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
-          start: (runId) => startFlowRun(auth, params.id, wait, runId, deadline),
+          start: (runId) => startFlowRun(auth, params.id, wait, runId, deadline, body.webhook),
           find: (runId) => db.flowRun.findUnique({ where: { id: runId } }),
           // Its workflow could not be started: nothing ran, nothing was charged.
           neverStarted: (run) => run.status === 'failed' && run.startedAt === null,

@@ -1,0 +1,46 @@
+/**
+ * Activities of event webhooks (docs/webhooks.md). `emitWebhookEvents` records the events of
+ * finished jobs and their deliveries (idempotent: one event per subject, one delivery per
+ * target) and answers what to start; it runs wherever the job's workflow runs (a local
+ * activity). `deliverWebhook` is one attempt, retried by the delivery workflow's Temporal
+ * policy; `failWebhookDelivery` records a delivery whose retries are over.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Database } from '../lib/db';
+import type { Logger } from '../lib/logger';
+import { emitEvents } from '../lib/webhooks/events';
+import type { WebhookSender } from '../lib/webhooks/deliver';
+import type { WebhookSettings } from '../lib/webhooks/settings';
+import type { EmittedWebhookEvents, WebhookEventSource } from '../workflows/definitions';
+
+export interface WebhookEmitDeps {
+  db: Database;
+  logger: Logger;
+  webhooks: Pick<WebhookSettings, 'retry' | 'taskQueue'>;
+}
+
+/** Registered beside every workflow that may emit (the batch workers, the main queue). */
+export function createWebhookEmitActivities(deps: WebhookEmitDeps) {
+  return {
+    async emitWebhookEvents(input: { sources: WebhookEventSource[] }): Promise<EmittedWebhookEvents> {
+      const deliveryIds = await emitEvents(deps.db, input.sources);
+      return { deliveryIds, taskQueue: deps.webhooks.taskQueue, retry: deps.webhooks.retry };
+    },
+  };
+}
+
+/** The delivery activities: on the main queue (worker processes). */
+export function createWebhookDeliveryActivities(deps: { sender: WebhookSender; logger: Logger }) {
+  return {
+    async deliverWebhook(input: { deliveryId: string }): Promise<{ statusCode: number }> {
+      const ctx = Context.current();
+      const outcome = await deps.sender.attempt(input.deliveryId, ctx.info.attempt, ctx.cancellationSignal);
+      if (outcome.ok) return { statusCode: outcome.statusCode };
+      // The URL is logged by host only elsewhere; never the secret or the signature.
+      throw ApplicationFailure.create({ type: outcome.code, message: outcome.message, nonRetryable: outcome.final });
+    },
+    async failWebhookDelivery(input: { deliveryId: string }): Promise<void> {
+      await deps.sender.fail(input.deliveryId);
+    },
+  };
+}
