@@ -30,6 +30,7 @@ import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
+import { proxySettings } from '../activities/scrape/run-scrape';
 
 export async function startApi(config: Config): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -79,6 +80,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
             blacklist,
             engines,
             lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+            ...proxySettings(config),
             runEvents: waiters,
           }),
         })
