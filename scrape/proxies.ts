@@ -36,10 +36,10 @@ const DEFAULT_PORTS: Record<ProxyProtocol, number> = { http: 80, https: 443, soc
 export function proxyEndpoint(protocol: ProxyProtocol, host: string, port: number, credentials?: ProxyCredentials): ProxyEndpoint {
   const bare = host.replace(/^\[|\]$/g, '');
   const id = `${bare.includes(':') ? `[${bare}]` : bare}:${port}`;
-  const endpoint = { id, protocol, host: bare, port };
+  const endpoint: ProxyEndpoint = { id, protocol, host: bare, port };
   Object.defineProperty(endpoint, 'credentials', { value: credentials, enumerable: false });
   Object.defineProperty(endpoint, 'toJSON', { value: () => ({ protocol, proxy: id }), enumerable: false });
-  return endpoint as ProxyEndpoint;
+  return endpoint;
 }
 
 /** Parses PROXY_URLS. `problems` name items by position (and host:port when it parses), never a credential. */
