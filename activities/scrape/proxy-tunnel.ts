@@ -22,6 +22,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Socket } from 'node:net';
+import tls from 'node:tls';
 import { SocksClient } from 'socks';
 import { AppError } from '../../lib/errors';
 import type { ProxyEndpoint } from '../../scrape/proxies';
@@ -30,6 +31,8 @@ export interface TunnelOptions {
   /** Connect plus handshake; default 10 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Test hook: CA certificates (PEM) to trust for an https:// proxy, besides Node's own. */
+  proxyCa?: string;
 }
 
 /** A SOCKS reply about the target, not the proxy (RFC 1928 REP 3, 4, 5, 6). */
@@ -58,7 +61,7 @@ function describe(err: unknown): string {
 export async function openTunnel(proxy: ProxyEndpoint, host: string, port: number, options: TunnelOptions = {}): Promise<Socket> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   options.signal?.throwIfAborted();
-  return proxy.protocol === 'socks5' ? socksTunnel(proxy, host, port, timeoutMs, options.signal) : connectTunnel(proxy, host, port, timeoutMs, options.signal);
+  return proxy.protocol === 'socks5' ? socksTunnel(proxy, host, port, timeoutMs, options.signal) : connectTunnel(proxy, host, port, timeoutMs, options.signal, options.proxyCa);
 }
 
 async function socksTunnel(proxy: ProxyEndpoint, host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<Socket> {
@@ -89,7 +92,7 @@ async function socksTunnel(proxy: ProxyEndpoint, host: string, port: number, tim
   }
 }
 
-function connectTunnel(proxy: ProxyEndpoint, host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<Socket> {
+function connectTunnel(proxy: ProxyEndpoint, host: string, port: number, timeoutMs: number, signal?: AbortSignal, proxyCa?: string): Promise<Socket> {
   const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
   const headers: Record<string, string> = { host: authority };
   if (proxy.credentials) {
@@ -106,7 +109,7 @@ function connectTunnel(proxy: ProxyEndpoint, host: string, port: number, timeout
       headers,
       agent: false,
       timeout: timeoutMs,
-      ...(proxy.protocol === 'https' ? { servername: net.isIP(proxy.host) ? undefined : proxy.host } : {}),
+      ...(proxy.protocol === 'https' ? { servername: net.isIP(proxy.host) ? undefined : proxy.host, ...(proxyCa ? { ca: [...tls.rootCertificates, proxyCa] } : {}) } : {}),
     });
     const fail = (err: unknown) => {
       if (settled) return;

@@ -4,7 +4,10 @@
  * engine and the browser engine (Debian's Chromium, through the egress proxy chained upstream)
  * against the fixture site, and the SSRF guard deciding on the target through a proxy.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { defaultChromiumPath } from '../../lib/config';
 import { createProxyRotation, parseProxyUrls, proxyEndpoint } from '../../scrape/proxies';
 import type { ProxyEndpoint } from '../../scrape/proxies';
@@ -132,6 +135,36 @@ describe('through local proxies', () => {
       const e2 = await appErrorOf(openTunnel(socksWrong, '127.0.0.1', fx.port));
       expect(e2).toMatchObject({ code: 'PROXY_FAILED', extra: { proxy: viaSocks.id } });
       expect(e2.message).not.toContain('wrong-password');
+    });
+
+    it('reaches the target through an https:// proxy (TLS to the proxy, CONNECT inside)', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-proxy-'));
+      try {
+        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+        const cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+        const tlsProxy = await startHttpProxy({ username: 'scraper', password: HTTP_PASSWORD, localAddress: '127.0.0.4', tls: { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert } });
+        try {
+          const endpoint = endpointOf(tlsProxy.url);
+          expect(endpoint.protocol).toBe('https');
+          // Without trusting its certificate the proxy cannot be used; with it, the tunnel works.
+          expect(await appErrorOf(openTunnel(endpoint, '127.0.0.1', fx.port))).toMatchObject({ code: 'PROXY_FAILED' });
+          const socket = await openTunnel(endpoint, '127.0.0.1', fx.port, { proxyCa: cert });
+          const answer = await new Promise<string>((resolve, reject) => {
+            let data = '';
+            socket.on('data', (c: Buffer) => (data += c.toString('latin1')));
+            socket.on('end', () => resolve(data));
+            socket.on('error', reject);
+            socket.write(`GET /client-address HTTP/1.1\r\nHost: 127.0.0.1:${fx.port}\r\nConnection: close\r\n\r\n`);
+          });
+          expect(answer).toMatch(/^HTTP\/1\.1 200/);
+          expect(answer).toContain('<h1 id="client">127.0.0.4</h1>');
+          expect(tlsProxy.count()).toBe(1);
+        } finally {
+          await tlsProxy.close();
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('a dead proxy is PROXY_FAILED; a target refusing a working SOCKS proxy stays the target\'s error', async () => {
