@@ -32,6 +32,7 @@ import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
+import { proxySettings } from '../activities/scrape/run-scrape';
 
 export async function startApi(config: Config): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -82,6 +83,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
               blacklist,
               engines,
               lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+              ...proxySettings(config),
               runEvents: waiters,
             }),
             // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).

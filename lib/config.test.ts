@@ -57,4 +57,22 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...stripe, SUBSCRIPTION_PERIOD_SECONDS: '86400' }).SUBSCRIPTION_PERIOD_SECONDS).toBe(86_400);
     expect(parseConfig({ PAYMENT_PROVIDER: 'local', SUBSCRIPTION_PERIOD_SECONDS: '4' }).SUBSCRIPTION_PERIOD_SECONDS).toBe(4);
   });
+
+  it('parses PROXY_URLS into endpoints and says what is wrong without printing a credential', () => {
+    expect(parseConfig({}).PROXY_URLS).toEqual([]);
+    const config = parseConfig({ PROXY_URLS: 'http://u:topsecret@p1.example:3128, socks5://p2.example:1080', PROXY_COOLDOWN_MS: '5000', PROXY_STICKY: 'true' });
+    expect(config.PROXY_URLS.map((p) => p.id)).toEqual(['p1.example:3128', 'p2.example:1080']);
+    expect(config.PROXY_COOLDOWN_MS).toBe(5000);
+    expect(config.PROXY_STICKY).toBe(true);
+    expect(JSON.stringify(config)).not.toContain('topsecret');
+    let error: unknown;
+    try {
+      parseConfig({ PROXY_URLS: 'ftp://u:topsecret@p1.example:2121' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual(['PROXY_URLS: item 1 (p1.example:2121): the scheme must be http://, https:// or socks5://']);
+    expect((error as Error).message).not.toContain('topsecret');
+  });
 });

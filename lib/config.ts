@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { OWN_QUEUE_MODES } from '../scrape/engines';
+import { type ProxyEndpoint, parseProxyUrls } from '../scrape/proxies';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -237,9 +238,20 @@ const configSchema = z.object({
   EMBEDDED_PG_RUNTIME_DIR: z.string().min(1).default('/var/lib/scrape-api'),
   /** Set by the supervisor (scripts/start.ts, tests) on its children: exit when the parent's stdin pipe closes. */
   EXIT_WITH_PARENT: booleanFlag.default(false),
+  /**
+   * Outbound proxies both engines send scrapes through (docs/scraping.md, "Proxies"): comma-separated
+   * `http://`, `https://` or `socks5://` URLs with optional `user:password@` (never logged). Unset: direct.
+   */
+  PROXY_URLS: z.string().optional(),
+  /** How long a proxy that failed is skipped by the rotation. */
+  PROXY_COOLDOWN_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(3_600_000).default(60_000),
+  /** A flow run keeps one proxy per target host (while it works) instead of rotating per request. */
+  PROXY_STICKY: booleanFlag.default(false),
 });
 
-export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL'> & {
+export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL' | 'PROXY_URLS'> & {
+  /** PROXY_URLS parsed; empty when unset. Each serialises without its credentials. */
+  PROXY_URLS: ProxyEndpoint[];
   /** DATA_DIR made absolute. */
   dataDir: string;
   PAYMENT_PROVIDER: 'none' | 'local' | 'stripe';
@@ -281,9 +293,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const ids = list.map((item) => item.id);
     if (new Set(ids).size !== ids.length) problems.push(`${name}: ids must be unique`);
   }
+  const proxyUrls = parseProxyUrls(data.PROXY_URLS ?? '');
+  for (const problem of proxyUrls.problems) problems.push(`PROXY_URLS: ${problem}`);
   if (problems.length) throw new ConfigError(problems);
   const temporalUiUrl = (data.TEMPORAL_UI_URL ?? `http://127.0.0.1:${data.TEMPORAL_UI_PORT}`).replace(/\/+$/, '');
-  return { ...data, PAYMENT_PROVIDER: provider, TEMPORAL_UI_URL: temporalUiUrl, dataDir: path.resolve(data.DATA_DIR) };
+  return { ...data, PAYMENT_PROVIDER: provider, TEMPORAL_UI_URL: temporalUiUrl, PROXY_URLS: proxyUrls.proxies, dataDir: path.resolve(data.DATA_DIR) };
 }
 
 let cached: Config | undefined;

@@ -42,6 +42,7 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, retryable: true, description: 'Too many requests for the account or key; retry after `Retry-After` seconds.' },
   INTERNAL: { status: 500, retryable: true, description: 'Unexpected server error (the details are in the service\'s log only).' },
   SCRAPE_FAILED: { status: 502, retryable: true, description: 'The target could not be fetched or rendered (network error, navigation error, crash).' },
+  PROXY_FAILED: { status: 502, retryable: true, description: 'An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.' },
   TARGET_ERROR: { status: 502, retryable: true, description: 'The target answered 5xx or 429 on every attempt.' },
   RESPONSE_TOO_LARGE: { status: 502, retryable: false, description: 'The target\'s response, decompressed, exceeded the engine\'s size cap.' },
   WEBHOOK_REJECTED: { status: 502, retryable: false, description: 'A flow\'s webhook endpoint refused the delivery (4xx).' },

@@ -17,6 +17,7 @@ export const REDACTED_PATHS = [
   '*.token',
   'config.BETTER_AUTH_SECRET',
   'config.DATABASE_URL',
+  'config.PROXY_URLS',
 ];
 
 export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream }): Logger {

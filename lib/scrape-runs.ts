@@ -41,6 +41,15 @@ export interface NewRun {
   cost: number;
 }
 
+/** One attempt through an outbound proxy: which one (`host:port`, never credentials) and how it ended. */
+export interface ProxyAttempt {
+  attempt: number;
+  proxy: string;
+  /** `succeeded`, or the attempt's error code (PROXY_FAILED, SCRAPE_FAILED, TARGET_ERROR …). */
+  outcome: string;
+  message?: string;
+}
+
 export interface RunFailure {
   code: string;
   message: string;
@@ -76,13 +85,17 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
      * Marks an attempt as started. Returns null when it may go ahead, or the finished run when the
      * run is already terminal (a replay after a crash, a cancel): the caller must not scrape again.
      */
-    async startAttempt(runId: string, attempt: number): Promise<FinishedRun | null> {
-      const started = await sql.query<{ id: string }>(
+    async startAttempt(runId: string, attempt: number, started?: { flowRunId?: string | null }): Promise<FinishedRun | null> {
+      const live = await sql.query<{ id: string; flowRunId: string | null }>(
         `UPDATE scrape_run SET status = 'running', attempts = GREATEST(attempts, $2), "startedAt" = COALESCE("startedAt", now())
-         WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+         WHERE id = $1 AND status IN ${LIVE} RETURNING id, "flowRunId"`,
         [runId, attempt],
       );
-      if (started.length) return null;
+      // `started` (optional) receives the run's flow run, for a proxy sticky per flow run and host.
+      if (live.length) {
+        if (started) started.flowRunId = live[0]!.flowRunId;
+        return null;
+      }
       const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
       if (!rows[0]) throw new Error(`scrape run ${runId} does not exist`);
       return rows[0];
@@ -111,6 +124,17 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
         if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
         return { started: (await store.startAttempt(runId, attempt)) === null, balanceAfter: null };
       }
+    },
+
+    /**
+     * Appends one attempt's proxy and outcome to the run (`proxyAttempts`, shown by
+     * GET /webhook/runs/:id as `proxy_attempts`): only attempts that went through a proxy.
+     */
+    async recordProxyAttempt(runId: string, entry: ProxyAttempt): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET "proxyAttempts" = COALESCE("proxyAttempts", '[]'::jsonb) || $2::jsonb WHERE id = $1`, [
+        runId,
+        JSON.stringify([entry]),
+      ]);
     },
 
     /** Records a success with its result; false when the run had already finished. */

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { AppError } from '../lib/errors';
 import { assertValidCss, validateSelectors } from './selectors';
+import { PROXY_CHOICES } from './proxies';
 import { issueMessage } from '../api/validate';
 import { webhookSpecSchema } from '../lib/webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, modesSupporting } from './engines';
@@ -87,6 +88,8 @@ export const scrapeRequestSchema = z.strictObject({
   async: z.boolean().default(false),
   // Event webhooks (docs/webhooks.md): async requests only (see crossFieldProblems).
   webhook: webhookSpecSchema.optional(),
+  // Outbound proxies (docs/scraping.md "Proxies"): "default" (also when absent) uses PROXY_URLS when set, "none" goes direct.
+  proxy: z.enum(PROXY_CHOICES).optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {

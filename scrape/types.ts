@@ -4,6 +4,7 @@
  * with runtime code), so a schema can build its enums from the lists below.
  */
 import type { BlacklistCheck } from './guard';
+import type { ProxyEndpoint } from './proxies';
 import type { ScrapeRequest } from './request';
 import type { ScrapeMode } from './engines';
 
@@ -115,4 +116,6 @@ export interface ScrapeCallOptions {
   timeoutMs?: number;
   /** Host blacklist, applied to every hop / every request the page makes. */
   isBlacklisted?: BlacklistCheck;
+  /** The outbound proxy of this attempt (PROXY_URLS, chosen by the rotation); absent: direct. */
+  proxy?: ProxyEndpoint;
 }

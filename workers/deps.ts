@@ -2,6 +2,7 @@ import { createBlacklist } from '../activities/scrape/blacklist';
 import type { BrowserPool } from '../activities/scrape/browser';
 import { closeEngines, createEngines, servedModes } from '../activities/scrape/engines';
 import { createHttpEngine } from '../activities/scrape/http';
+import { proxySettings } from '../activities/scrape/run-scrape';
 import type { ActivityDeps } from '../activities';
 import type { Config } from '../lib/config';
 import { createDatabase } from '../lib/db';
@@ -45,6 +46,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     engines,
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+    ...proxySettings(config),
     plans: config.SUBSCRIPTION_PLANS,
     paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,

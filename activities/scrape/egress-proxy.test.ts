@@ -73,7 +73,7 @@ describe('egress proxy', () => {
       expect(res.status).toBe(200);
       expect(res.body).toContain('<h1>Page 7</h1>');
       expect(await connectVia(proxy, `127.0.0.1:${fx.port}`)).toMatch(/^HTTP\/1\.1 200/);
-      expect(proxy.stats()).toEqual({ requests: 2, blocked: 0 });
+      expect(proxy.stats()).toEqual({ requests: 2, blocked: 0, upstreamFailures: 0 });
     } finally {
       await proxy.close();
     }

@@ -26,6 +26,7 @@ export const ENGINE_IMPLEMENTATIONS = {
       spareContexts: config.BROWSER_SPARE_CONTEXTS,
       recyclePages: config.BROWSER_RECYCLE_PAGES,
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      upstreamProxies: config.PROXY_URLS.length > 0,
       onEvent: (event) => logger.info({ event }, 'browser pool'),
     }),
 } satisfies Record<ScrapeMode, (config: Config, logger: Logger) => PageEngine>;

@@ -12,13 +12,17 @@
  * too many redirects, bad encoding: retryable). A target 4xx/5xx is a normal result.
  * Cancellation through `signal` rejects with `signal.reason` unchanged.
  */
+import net from 'node:net';
 import { Readable } from 'node:stream';
+import tls from 'node:tls';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { Agent } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, buildConnector } from 'undici';
 import { AppError } from '../../lib/errors';
-import { checkTarget, createGuardedLookup } from '../../scrape/guard';
+import { checkTarget, createGuardedLookup, normalizeHost, resolvePublicHost } from '../../scrape/guard';
+import type { ProxyEndpoint } from '../../scrape/proxies';
+import { openTunnel } from './proxy-tunnel';
 import { evaluateSelectors, validateSelectors } from '../../scrape/selectors';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 
@@ -70,6 +74,24 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     },
   });
 
+  // One keep-alive pool per upstream proxy, made on first use (none without PROXY_URLS).
+  const proxied = new Map<string, Agent>();
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const dispatcherFor = (proxy: ProxyEndpoint | undefined): Agent => {
+    if (!proxy) return agent;
+    let a = proxied.get(proxy.id);
+    if (!a) {
+      a = new Agent({
+        connections: options.connectionsPerOrigin ?? 32,
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+        connect: proxiedConnector(proxy, options.allowPrivateTargets, connectTimeoutMs),
+      });
+      proxied.set(proxy.id, a);
+    }
+    return a;
+  };
+
   async function scrape(req: EngineRequest, call: ScrapeCallOptions = {}): Promise<ScrapeResult> {
     const started = performance.now();
     const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
@@ -83,10 +105,11 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     let method: 'GET' | 'POST' = req.method ?? 'GET';
     const headers = buildHeaders(req, userAgent);
     let body = encodeBody(req.body, headers, method);
+    const dispatcher = dispatcherFor(call.proxy);
 
     try {
       for (let hop = 0; ; hop++) {
-        const res = await agent.request({
+        const res = await dispatcher.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method,
@@ -139,8 +162,40 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
 
   return {
     scrape,
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([agent.close(), ...[...proxied.values()].map((a) => a.close())]);
+    },
   };
+}
+
+/**
+ * undici connector through an upstream proxy: the TARGET's name is resolved and checked here by
+ * the guard (as the direct path's guarded lookup does), the proxy is asked for the accepted
+ * address, and TLS to the target runs inside the tunnel with the target's name (SNI, certificate).
+ */
+function proxiedConnector(proxy: ProxyEndpoint, allowPrivateTargets: boolean, timeoutMs: number) {
+  const connector: buildConnector.connector = (opts, callback) => {
+    const host = normalizeHost(opts.hostname);
+    const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+    void (async () => {
+      // IP literals are checked as they are; names resolved with the guard (PRIVATE_TARGET, or SCRAPE_FAILED for DNS).
+      const address = (await resolvePublicHost(host, { allowPrivateTargets }))[0]!.address;
+      const socket = await openTunnel(proxy, address, port, { timeoutMs });
+      if (opts.protocol !== 'https:') return socket;
+      return new Promise<tls.TLSSocket>((resolve, reject) => {
+        const secure = tls.connect({ socket, servername: opts.servername ?? (net.isIP(host) ? undefined : host), ALPNProtocols: ['http/1.1'] });
+        secure.once('secureConnect', () => {
+          secure.removeListener('error', reject);
+          resolve(secure);
+        });
+        secure.once('error', reject);
+      });
+    })().then(
+      (socket) => callback(null, socket),
+      (err: Error) => callback(err, null),
+    );
+  };
+  return connector;
 }
 
 // ---------------------------------------------------------------------------------------------

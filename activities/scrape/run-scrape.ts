@@ -15,6 +15,9 @@ import {
   scrapeCreditKeys,
 } from '../../workflows/definitions';
 import type { Blacklist } from './blacklist';
+import { type ProxyRotation, createProxyRotation } from '../../scrape/proxies';
+import type { Config } from '../../lib/config';
+import type { ProxyEndpoint } from '../../scrape/proxies';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 
 export interface ScrapeActivityInput {
@@ -52,6 +55,10 @@ export interface ScrapeActivityDeps {
   /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
   lowCreditThreshold?: number;
   runEvents?: RunEvents;
+  /** PROXY_URLS: the process's proxy rotation (absent: every scrape goes direct). */
+  proxies?: ProxyRotation;
+  /** PROXY_STICKY: a flow run keeps one proxy per target host while it works. */
+  proxySticky?: boolean;
 }
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
@@ -108,11 +115,17 @@ async function noteDebit(deps: ScrapeActivityDeps, input: ScrapeActivityInput, c
  * debit applies (lib/scrape-runs.ts startAttemptWithDebit); a replayed or refused debit is then
  * explained by debitCredit. Returns the finished run instead when the run had finished.
  */
-async function startAttempt(deps: ScrapeActivityDeps, input: ScrapeActivityInput, attempt: number): Promise<{ finished: FinishedRun } | { debited?: CreditChange }> {
+async function startAttempt(
+  deps: ScrapeActivityDeps,
+  input: ScrapeActivityInput,
+  attempt: number,
+): Promise<{ finished: FinishedRun } | { debited?: CreditChange; flowRunId?: string | null }> {
   const { runId } = input;
   if (!input.debit) {
-    const finished = await deps.runs.startAttempt(runId, attempt);
-    return finished ? { finished } : {};
+    // A flow's scrape (it pays in a step of its own): its flow run keys a sticky proxy.
+    const started: { flowRunId?: string | null } = {};
+    const finished = await deps.runs.startAttempt(runId, attempt, started);
+    return finished ? { finished } : started;
   }
   const start = await deps.runs.startAttemptWithDebit(runId, attempt, runDebit(input));
   if (!start.started) {
@@ -143,19 +156,27 @@ function outcomeOfFinished(run: FinishedRun): ScrapeActivityOutput {
  */
 export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput, attempt: number, signal?: AbortSignal): Promise<ScrapeActivityOutput> {
   const { request, runId } = input;
-  const started = process.hrtime.bigint();
-  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const startedAt = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - startedAt) / 1e9;
+  let proxy: ProxyEndpoint | undefined;
   try {
     // The bookkeeping waits for PostgreSQL through a restart rather than failing the attempt:
     // an outage is not the target's failure and must not use up the scrape's retries.
     const started = await untilDatabaseAnswers(() => startAttempt(deps, input, attempt), signal);
     if ('finished' in started) return outcomeOfFinished(started.finished);
     const { debited } = started;
+    proxy = chooseProxy(deps, request, started.flowRunId ?? null);
     const result = await engine(request, {
       signal,
       timeoutMs: request.options.timeout_ms ?? defaultAttemptTimeoutMs(request.options.retry_count),
       isBlacklisted: deps.blacklist.isBlacklisted,
+      ...(proxy ? { proxy } : {}),
     });
+    if (proxy) {
+      deps.proxies!.succeeded(proxy);
+      const outcome = isRetryableTargetStatus(result.status) ? 'TARGET_ERROR' : 'succeeded';
+      await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt, proxy: proxy!.id, outcome }), signal);
+    }
     if (isRetryableTargetStatus(result.status)) {
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
     }
@@ -178,9 +199,41 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     const outcome = failure.type ?? 'SCRAPE_FAILED';
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
-    deps.logger.info({ runId, attempt, mode: request.mode, code: outcome }, 'scrape attempt failed');
+    if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR')) {
+      // A proxy that could not be used is skipped for the cool-down; a target's own error is not the proxy's.
+      if (outcome === 'PROXY_FAILED') deps.proxies!.failed(proxy);
+      await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt, proxy: proxy!.id, outcome, message: failure.message }), signal).catch(() => undefined);
+    }
+    deps.logger.info({ runId, attempt, mode: request.mode, code: outcome, ...(proxy ? { proxy: proxy.id } : {}) }, 'scrape attempt failed');
     throw failure;
   }
+}
+
+/**
+ * The proxy of one attempt: none without PROXY_URLS or with `proxy: "none"`; else the rotation's
+ * next one, sticky per flow run and target host with PROXY_STICKY (key `${flowRunId}|${host}`:
+ * a crawl would pass its own scope the same way).
+ */
+function chooseProxy(deps: ScrapeActivityDeps, request: ScrapeRequestPayload, flowRunId: string | null): ProxyEndpoint | undefined {
+  if (!deps.proxies || request.proxy === 'none') return undefined;
+  return deps.proxies.pick(deps.proxySticky && flowRunId ? proxyStickyKey(flowRunId, request.url) : undefined);
+}
+
+/** The sticky key of a scope (a flow run, later a crawl) and a target URL's host. */
+export function proxyStickyKey(scope: string, url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    host = url;
+  }
+  return `${scope}|${host}`;
+}
+
+/** The proxy settings of a process's scrape activities, from PROXY_URLS, PROXY_COOLDOWN_MS and PROXY_STICKY. */
+export function proxySettings(config: Pick<Config, 'PROXY_URLS' | 'PROXY_COOLDOWN_MS' | 'PROXY_STICKY'>): Pick<ScrapeActivityDeps, 'proxies' | 'proxySticky'> {
+  if (config.PROXY_URLS.length === 0) return {};
+  return { proxies: createProxyRotation(config.PROXY_URLS, { cooldownMs: config.PROXY_COOLDOWN_MS }), proxySticky: config.PROXY_STICKY };
 }
 
 /**

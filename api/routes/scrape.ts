@@ -32,7 +32,7 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       summary: 'Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)',
       body: parsedBy(scrapeRequestSchema, parseScrapeRequest, SCRAPE_EXAMPLE),
       responses: scrapeResponses,
-      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT'],
+      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT'],
       idempotent: true,
       handler: async ({ auth, body, req }) => {
         const acceptedAt = Date.now();
@@ -58,7 +58,15 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       errors: ['NOT_FOUND', 'FORBIDDEN'],
       handler: async ({ auth, params }) => {
         const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id } }), auth.userId, 'run');
-        const base = { id: run.id, status: run.status, createdAt: run.createdAt, finishedAt: run.finishedAt, links: { self: `/webhook/runs/${run.id}` } };
+        const base = {
+          id: run.id,
+          status: run.status,
+          createdAt: run.createdAt,
+          finishedAt: run.finishedAt,
+          links: { self: `/webhook/runs/${run.id}` },
+          // Attempts that went through an outbound proxy (docs/scraping.md "Proxies"); absent otherwise.
+          ...(Array.isArray(run.proxyAttempts) ? { proxy_attempts: run.proxyAttempts } : {}),
+        };
         if (run.status === 'succeeded') return reply(200, { ...base, result: runBody(run, await getBalance(deps.sql, auth.userId)) });
         if (run.status === 'failed') return reply(200, { ...base, error: failedRunBody(run).body });
         // A flow run's scrape stopped by a cancel: what it spent stays spent.

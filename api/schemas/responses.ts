@@ -61,6 +61,10 @@ export const runStatusSchema = z
     attempts: z.int().optional(),
     result: runResultSchema.optional(),
     error: z.unknown().optional(),
+    proxy_attempts: z
+      .array(z.object({ attempt: z.int(), proxy: z.string().meta({ description: 'host:port of the outbound proxy (never its credentials)' }), outcome: z.string(), message: z.string().optional() }))
+      .optional()
+      .meta({ description: 'Attempts that went through an outbound proxy (PROXY_URLS), in order: `succeeded` or the error code' }),
   })
   .meta({ id: 'ScrapeRun' });
 

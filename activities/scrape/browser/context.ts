@@ -136,11 +136,15 @@ export interface PreparedContext {
   cdp: CDPSession;
   /** Hands the context to its one scrape: from now on its handlers apply `rules`. */
   arm(rules: ScrapeRules): void;
+  /** With upstream proxies: the token naming this context's traffic at the egress proxy. */
+  egressToken?: string;
 }
 
 export interface ContextSettings {
   userAgent?: string;
   extraHTTPHeaders?: Record<string, string>;
+  /** With upstream proxies: the egress proxy and this context's credentials there (egress-proxy.ts). */
+  egress?: { server: string; token: string; secret: string };
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
@@ -153,6 +157,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     viewport: { width: 1366, height: 900 },
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
     extraHTTPHeaders: settings.extraHTTPHeaders ?? {},
+    ...(settings.egress ? { proxy: { server: settings.egress.server, username: settings.egress.token, password: settings.egress.secret } } : {}),
   });
   try {
     let rules: ScrapeRules | null = null;
@@ -191,6 +196,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
       context,
       page,
       cdp,
+      ...(settings.egress ? { egressToken: settings.egress.token } : {}),
       arm(next) {
         if (rules) throw new Error('a browser context serves one scrape only');
         rules = next;

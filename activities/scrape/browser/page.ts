@@ -60,6 +60,8 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
   if (response && (guardCode === 'PRIVATE_TARGET' || guardCode === 'BLACKLISTED')) {
     throw new AppError(guardCode, `target refused by the egress guard: ${response.url()}`);
   }
+  // The upstream proxy (PROXY_URLS) of this scrape failed on the main document (egress-proxy.ts).
+  if (response && guardCode === 'PROXY_FAILED') throw new AppError('PROXY_FAILED', (await response.text().catch(() => '')) || 'the upstream proxy failed');
   await settle(page, run);
 
   let finalResponse = response;

@@ -45,7 +45,8 @@ import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../../sc
 import { CHROMIUM_ARGS, launchChromium } from './chromium';
 import type { Chromium, RecycleReason } from './chromium';
 import { prepareContext, requestHeaders } from './context';
-import type { PreparedContext, RequestHeaders } from './context';
+import type { ContextSettings, PreparedContext, RequestHeaders } from './context';
+import { randomUUID } from 'node:crypto';
 import { runScrape, validateBrowserOptions } from './page';
 import { chromiumLongLivedRssBytes } from './proc';
 import { createSlots } from './slots';
@@ -93,6 +94,12 @@ export interface BrowserPoolOptions {
   onEvent?: (event: BrowserPoolEvent) => void;
   /** Test hook: address classifier (default `isPrivateAddress`). */
   isPrivate?: AddressPolicy;
+  /**
+   * PROXY_URLS is set: scrapes may go through an upstream proxy (`ScrapeCallOptions.proxy`). The
+   * egress proxy then runs whatever `allowPrivateTargets` says, and every context carries its own
+   * credentials there, so the egress knows each context's upstream (egress-proxy.ts).
+   */
+  upstreamProxies?: boolean;
   /** Test hook: the RSS reading for the Chromium whose browser process is `pid` (default: from /proc). */
   readRss?: (pid: number) => Promise<number | null>;
 }
@@ -168,7 +175,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const slots = createSlots(maxConcurrency, options.maxQueue ?? 1000);
   const spares = createSpareStore({
     target: Math.max(0, options.spareContexts ?? maxConcurrency),
-    prepare: (owner) => prepareContext(owner.browser, { userAgent: options.userAgent }),
+    prepare: (owner) => prepareContext(owner.browser, { userAgent: options.userAgent, egress: egressFor() }),
     onError: (err) => emit({ type: 'prewarm_failed', error: firstLine(err) }),
   });
   let current: Chromium | null = null;
@@ -187,11 +194,19 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   const inService = (c: Chromium | null): c is Chromium => c !== null && !c.retiring && c.browser.isConnected();
 
+  /** A new context's credentials at the egress proxy, with upstream proxies (else none). */
+  function egressFor(): ContextSettings['egress'] {
+    if (!options.upstreamProxies || !proxy) return undefined;
+    return { server: proxy.url, token: randomUUID(), secret: proxy.secret };
+  }
+
   /** Launches a Chromium and makes it the current one; a previous one still connected retires. */
   async function launch(): Promise<Chromium> {
     const args = [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])];
-    if (!options.allowPrivateTargets) {
-      proxy ??= await startEgressProxy({ allowPrivateTargets: false, isPrivate: options.isPrivate });
+    if (!options.allowPrivateTargets || options.upstreamProxies) {
+      proxy ??= await startEgressProxy({ allowPrivateTargets: options.allowPrivateTargets, isPrivate: options.isPrivate, upstream: options.upstreamProxies });
+    }
+    if (proxy && !options.allowPrivateTargets) {
       args.push(`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>');
     }
     let c: Chromium;
@@ -325,7 +340,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
-      return prepareContext(owner.browser, { userAgent: headers.customUserAgent ?? options.userAgent, extraHTTPHeaders: headers.extra });
+      return prepareContext(owner.browser, { userAgent: headers.customUserAgent ?? options.userAgent, extraHTTPHeaders: headers.extra, egress: egressFor() });
     }
     spareHits++;
     if (Object.keys(headers.extra).length > 0) {
@@ -397,6 +412,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       pending.catch(() => undefined);
       prepared = await Promise.race([pending, aborted]);
       signal.throwIfAborted();
+      if (prepared.egressToken) proxy?.assign(prepared.egressToken, call.proxy ?? null);
       const work = runScrape(prepared, req, target, {
         guard,
         remaining: () => Math.max(1, deadline - Date.now()),
@@ -406,7 +422,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       work.catch(() => undefined);
       return await Promise.race([work, aborted]);
     } catch (err) {
-      throw mapError(err, call.signal, timeout, timeoutMs);
+      throw proxyError(mapError(err, call.signal, timeout, timeoutMs), prepared, call);
     } finally {
       signal.removeEventListener('abort', onAbort);
       // The answer does not wait for the context to close (~10 ms of Chromium's work); the slot does,
@@ -422,11 +438,23 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       // An abort may have won the race against the context's preparation: it still has to be closed.
       prepared ??= pending ? await settleWithin(pending, 10_000) : undefined;
       if (prepared) await closeContext(prepared.context);
+      if (prepared?.egressToken) proxy?.release(prepared.egressToken);
     } finally {
       if (owner) finished(owner);
       slots.release();
       if (inService(current)) refill(current);
     }
+  }
+
+  /**
+   * A scrape through an upstream proxy that failed as a navigation error (ERR_TUNNEL_CONNECTION_FAILED …)
+   * while the egress saw that proxy fail: the proxy's failure (PROXY_FAILED, retryable), with its id.
+   */
+  function proxyError(err: unknown, prepared: PreparedContext | undefined, call: ScrapeCallOptions): unknown {
+    if (!call.proxy || !(err instanceof AppError)) return err;
+    if (err.code === 'PROXY_FAILED') return err.extra.proxy ? err : new AppError('PROXY_FAILED', err.message, { proxy: call.proxy.id });
+    const seen = prepared?.egressToken ? proxy?.upstreamFailure(prepared.egressToken) : undefined;
+    return err.code === 'SCRAPE_FAILED' && seen ? seen : err;
   }
 
   if (options.launchOnCreate) launchOnce().catch(() => undefined); // launch_failed was emitted
