@@ -1,0 +1,118 @@
+/**
+ * Main-content extraction benchmark: token F1 of each extractor against the expected article
+ * text, per set (readability test pages, Zyte article-extraction-benchmark) and split (dev,
+ * held-out). README.md in this folder describes the data and the scoring.
+ *   npm run bench:extraction                 all pages
+ *   npm run bench:extraction -- --split dev  only the development split (while tuning)
+ *   npm run bench:extraction -- --pages      also print per-page F1 of each extractor
+ *   npm run bench:extraction -- --trafilatura /path/to/python   also score trafilatura (reference
+ *       only, never a product dependency: a venv with `pip install trafilatura lxml_html_clean`)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Readability } from '@mozilla/readability';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { parseHTML } from 'linkedom';
+import { extractMainContent } from '../../scrape/main-content';
+import { loadPages, zyteTrafilatura, type Page, type SplitName } from './pages';
+import { htmlToText, macro, scoreTokens, tokenize, type PageScore } from './score';
+
+type Extractor = (page: Page) => string | null; // the extracted text, or null
+
+const quietConsole = new VirtualConsole();
+const extractors: Record<string, Extractor> = {
+  'readability+jsdom': (p) => {
+    const dom = new JSDOM(p.html, { url: p.url, virtualConsole: quietConsole });
+    const article = new Readability(dom.window.document).parse();
+    dom.window.close();
+    return article?.content ? htmlToText(article.content) : null;
+  },
+  'readability+linkedom': (p) => {
+    const { document } = parseHTML(p.html);
+    const article = new Readability(document).parse();
+    return article?.content ? htmlToText(article.content) : null;
+  },
+  ours: (p) => {
+    const html = extractMainContent(p.html, p.url);
+    return html === null ? null : htmlToText(html);
+  },
+};
+
+const args = process.argv.slice(2);
+const onlySplit = args.includes('--split') ? (args[args.indexOf('--split') + 1] as SplitName) : undefined;
+const perPage = args.includes('--pages');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
+const python = args.includes('--trafilatura') ? args[args.indexOf('--trafilatura') + 1] : undefined;
+
+/** trafilatura on every page, in one Python process (bench/extraction/run-trafilatura.py). */
+function runTrafilatura(pages: Page[]): Map<string, { text: string | null; ms: number }> {
+  const input = pages.map((p) => JSON.stringify({ name: `${p.set}/${p.name}`, url: p.url, html: p.html })).join('\n');
+  const out = spawnSync(python!, [path.join(__dirname, 'run-trafilatura.py')], { input, maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`trafilatura failed: ${out.stderr}`);
+  const rows = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; text: string | null; ms: number });
+  return new Map(rows.map((r) => [r.name, { text: r.text, ms: r.ms }]));
+}
+
+interface Cell { scores: PageScore[]; nulls: number; ms: number[] }
+const quantile = (xs: number[], q: number): number => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+};
+
+function main(): void {
+  const pages = loadPages().filter((p) => !onlySplit || p.split === onlySplit);
+  const traf = zyteTrafilatura();
+  const trafRun = python ? runTrafilatura(pages) : undefined;
+  const cells = new Map<string, Cell>(); // key: set/split/extractor
+  const cell = (k: string): Cell => { let c = cells.get(k); if (!c) { c = { scores: [], nulls: 0, ms: [] }; cells.set(k, c); } return c; };
+  const pageRows: string[] = [];
+  const names = Object.keys(extractors).filter((n) => !only || only.includes(n));
+  // Warm up each extractor once (JIT, lazy module loading) so the first page's time is not an outlier.
+  for (const n of names) extractors[n]!(pages[0]!);
+  for (const page of pages) {
+    const expected = tokenize(page.expected);
+    const row: string[] = [];
+    for (const name of names) {
+      const t0 = performance.now();
+      let text: string | null;
+      try { text = extractors[name]!(page); } catch { text = null; }
+      const ms = performance.now() - t0;
+      const c = cell(`${page.set}/${page.split}/${name}`);
+      const s = scoreTokens(text === null ? [] : tokenize(text), expected);
+      c.scores.push(s); c.ms.push(ms); if (text === null) c.nulls++;
+      row.push(`${name}=${s.f1.toFixed(3)}`);
+    }
+    const t = trafRun?.get(`${page.set}/${page.name}`);
+    if (t) {
+      const c = cell(`${page.set}/${page.split}/trafilatura (python, reference)`);
+      const s = scoreTokens(t.text === null ? [] : tokenize(t.text), expected);
+      c.scores.push(s); c.ms.push(t.ms); if (t.text === null) c.nulls++;
+      row.push(`trafilatura=${s.f1.toFixed(3)}`);
+    }
+    if (page.set === 'zyte' && traf.has(page.name)) {
+      const c = cell(`${page.set}/${page.split}/trafilatura 2.0.0 (stored output)`);
+      const text = traf.get(page.name)!;
+      c.scores.push(scoreTokens(tokenize(text), expected)); if (!text) c.nulls++;
+    }
+    if (perPage) pageRows.push(`${page.set}/${page.split}/${page.name}: ${row.join(' ')}`);
+  }
+  const lines = ['| set | split | pages | extractor | F1 | precision | recall | null | ms p50 | ms p95 |', '|---|---|---|---|---|---|---|---|---|---|'];
+  for (const [key, c] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
+    const [set, split, name] = key.split('/');
+    const m = macro(c.scores);
+    const t = c.ms.length ? `${quantile(c.ms, 0.5).toFixed(1)} | ${quantile(c.ms, 0.95).toFixed(1)}` : '– | –';
+    lines.push(`| ${set} | ${split} | ${c.scores.length} | ${name} | ${m.f1.toFixed(3)} | ${m.precision.toFixed(3)} | ${m.recall.toFixed(3)} | ${c.nulls} | ${t} |`);
+  }
+  if (perPage) console.log(pageRows.join('\n'));
+  const report = lines.join('\n');
+  console.log(report);
+  if (!onlySplit && !only) {
+    mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+    writeFileSync(path.join(__dirname, 'results', 'latest.md'), `${report}\n`);
+  }
+}
+
+main();

@@ -1,0 +1,84 @@
+import { MAX_DEPTH, MAX_INPUT_CHARS, estimatedDepth, extractMainContent, stripScripts } from './main-content';
+
+const paragraph = (n: number): string =>
+  `<p>Paragraph ${n} of the story: the harbour authority said on Tuesday that the new breakwater, built over three winters, had already halved the damage done by storms to the fishing fleet, and that a second phase would start in spring.</p>`;
+
+const ARTICLE_PAGE = `<!doctype html><html><head><title>Breakwater halves storm damage</title><base href="/news/"></head><body>
+  <header class="site-header"><a href="/">Harbour Times</a><nav><a href="/sport">Sport</a> <a href="/weather">Weather</a> <a href="/jobs">Jobs</a></nav></header>
+  <div id="cookie-banner" class="cookie-consent">We use cookies to improve your experience. <button>Accept all</button></div>
+  <div class="ad-slot adsbygoogle">Advertisement: buy a boat today</div>
+  <main><article>
+    <h1>Breakwater halves storm damage</h1>
+    <div class="share-bar"><a href="https://facebook.example/share">Share on Facebook</a> <a href="https://twitter.example/share">Tweet this</a></div>
+    ${paragraph(1)}
+    ${paragraph(2)}
+    <p>See <a href="breakwater-plans.html">the plans</a> and <a href="#phase-two">phase two</a>. <img src="../img/breakwater.jpg" srcset="../img/b-small.jpg 480w, /img/b-large.jpg 1200w" alt="The breakwater"></p>
+    ${paragraph(3)}
+    <aside class="newsletter-signup">Sign up to our newsletter for daily harbour news</aside>
+  </article></main>
+  <footer><p>© Harbour Times 2026. All rights reserved. Contact us. Privacy policy.</p></footer>
+</body></html>`;
+
+describe('extractMainContent', () => {
+  it('keeps the article, drops navigation, banners, ads and share bars, and makes URLs absolute', () => {
+    const html = extractMainContent(ARTICLE_PAGE, 'https://harbour.example/2026/story');
+    expect(html).not.toBeNull();
+    for (const n of [1, 2, 3]) expect(html).toContain(`Paragraph ${n} of the story`);
+    for (const gone of ['Sport', 'Weather', 'We use cookies', 'Advertisement', 'Share on Facebook', 'Sign up to our newsletter', 'All rights reserved']) {
+      expect(html).not.toContain(gone);
+    }
+    // <base href="/news/"> resolved against the page URL, then every link and image source against it.
+    expect(html).toContain('href="https://harbour.example/news/breakwater-plans.html"');
+    expect(html).toContain('href="https://harbour.example/news/#phase-two"');
+    expect(html).toContain('src="https://harbour.example/img/breakwater.jpg"');
+    expect(html).toContain('srcset="https://harbour.example/img/b-small.jpg 480w, https://harbour.example/img/b-large.jpg 1200w"');
+    expect(html).not.toMatch(/(href|src)="(?!https:\/\/)/);
+    expect(html).not.toContain('readability-page-1');
+  });
+
+  it('returns null for a page with nothing article-like', () => {
+    const links = Array.from({ length: 30 }, (_, i) => `<li><a href="/section-${i}">Section number ${i}</a></li>`).join('');
+    const page = `<html><body><nav><ul>${links}</ul></nav><div class="grid"><ul>${links}</ul></div><form><input name="q"><button>Search</button></form></body></html>`;
+    expect(extractMainContent(page, 'https://portal.example/')).toBeNull();
+    expect(extractMainContent('', 'https://portal.example/')).toBeNull();
+    expect(extractMainContent('<html><body><p>Hello.</p></body></html>', 'https://portal.example/')).toBeNull();
+  });
+
+  it('never throws on malformed input', () => {
+    const inputs = [
+      '<<<>>><!-- <a href="x <p <div></span></td>'.repeat(2_000),
+      `<html><body><article>${paragraph(1)}${paragraph(2)}<p>unclosed <b><i>tags <table><tr><td>cell</article></b></div></div>`,
+      '<script>never closed ' + paragraph(1),
+      `<html><body><article><h1>Title</h1>${paragraph(1)}<p>See <a href="http://[bad">this</a> <img src="http://%zz"><img srcset=",,, ,"></p>${paragraph(2)}${paragraph(3)}</article></body></html>`,
+      '\u0000\uFFFF\uD800 binary-ish \u0007',
+    ];
+    for (const input of inputs) {
+      expect(() => extractMainContent(input, 'https://x.example/')).not.toThrow();
+    }
+    // Unresolvable URLs are dropped rather than passed on relative.
+    const bad = extractMainContent(inputs[3]!, 'https://x.example/');
+    expect(bad).not.toBeNull();
+    expect(bad).not.toContain('http://[bad');
+  });
+
+  it('bounds the work on huge and deeply nested input', () => {
+    // Nesting deeper than MAX_DEPTH is refused before parsing (parser and Readability degrade on it).
+    const deep = `${'<div>'.repeat(100_000)}${paragraph(1)}${'</div>'.repeat(100_000)}`;
+    expect(estimatedDepth(deep)).toBeGreaterThan(MAX_DEPTH);
+    expect(extractMainContent(deep, 'https://x.example/')).toBeNull();
+    expect(extractMainContent('<b><i>'.repeat(100_000), 'https://x.example/')).toBeNull();
+    // Megabytes of inline script do not count towards the input cap; the article after them is found.
+    const bloated = `<html><head><script>${'var x = 1;'.repeat(500_000)}</script></head><body><article>${paragraph(1)}${paragraph(2)}</article></body></html>`;
+    expect(bloated.length).toBeGreaterThan(MAX_INPUT_CHARS);
+    expect(extractMainContent(bloated, 'https://x.example/')).toContain('Paragraph 2 of the story');
+    // Over the cap, the document is cut: the result is at most the cap.
+    const huge = `<html><body><article>${paragraph(1).repeat(20_000)}</article></body></html>`;
+    expect(huge.length).toBeGreaterThan(2 * MAX_INPUT_CHARS);
+    const out = extractMainContent(huge, 'https://x.example/') ?? '';
+    expect(out.split('Paragraph 1 of the story').length - 1).toBeLessThanOrEqual(Math.ceil(MAX_INPUT_CHARS / paragraph(1).length));
+  });
+
+  it('strips script and style text in one pass, case-insensitively', () => {
+    expect(stripScripts('a<SCRIPT type="x">1<2</script >b<style>p{}</STYLE>c<script>open')).toBe('abc');
+  });
+});
