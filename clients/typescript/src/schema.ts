@@ -752,6 +752,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook endpoints (without their secrets) */
+        get: operations["getApiWebhooks"];
+        put?: never;
+        /** Register a webhook endpoint; the answer shows its signing secret, the only time it is shown */
+        post: operations["postApiWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an endpoint: it receives nothing more (pending retries stop); its deliveries stay listed */
+        delete: operations["deleteApiWebhooksId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's deliveries, newest first, each with every attempt (status code, error, duration, times) */
+        get: operations["getApiWebhooksIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver the same event (same id and body) to the endpoint again: a new delivery, retried as any other (202) */
+        post: operations["postApiWebhooksIdDeliveriesDeliveryIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every delivery of the account's events, newest first (those to a request's own `webhook` too) */
+        get: operations["getApiWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver the same event to the same URL again (any delivery of the account; 202) */
+        post: operations["postApiWebhookDeliveriesIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's signing secret of per-request `webhook` deliveries (created on first use) */
+        get: operations["getApiWebhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the account's per-request signing secret (deliveries from now on are signed with the new one) */
+        post: operations["postApiWebhookSecretRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -762,7 +899,7 @@ export interface components {
             message: string | string[];
             error: string;
             /** @enum {string} */
-            code: "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "MALFORMED_JSON" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
+            code: "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "MALFORMED_JSON" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "PROXY_FAILED" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
         } & {
             [key: string]: unknown;
         };
@@ -903,6 +1040,14 @@ export interface components {
             attempts?: number;
             result?: components["schemas"]["ScrapeResult"];
             error?: unknown;
+            /** @description Attempts that went through an outbound proxy (PROXY_URLS), in order: `succeeded` or the error code */
+            proxy_attempts?: {
+                attempt: number;
+                /** @description host:port of the outbound proxy (never its credentials) */
+                proxy: string;
+                outcome: string;
+                message?: string;
+            }[];
         } & {
             [key: string]: unknown;
         };
@@ -1045,6 +1190,39 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description Event types it receives; empty = every type. */
+            events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            eventId: string;
+            eventType: string;
+            endpointId: string | null;
+            url: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            redeliveryOf: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            attempt: number;
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1142,7 +1320,7 @@ export interface operations {
                         message: string | string[];
                         error: string;
                         /** @enum {string} */
-                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "TIMEOUT";
+                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "TIMEOUT";
                         /** @enum {string} */
                         status: "starting" | "degraded";
                         checks: {
@@ -2418,6 +2596,15 @@ export interface operations {
                     };
                     /** @default false */
                     async?: boolean;
+                    webhook?: {
+                        url: string;
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @enum {string} */
+                    proxy?: "none" | "default";
                 };
             };
         };
@@ -2522,6 +2709,7 @@ export interface operations {
             };
             /**
              * @description - `SCRAPE_FAILED`: The target could not be fetched or rendered (network error, navigation error, crash).
+             *     - `PROXY_FAILED`: An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.
              *     - `TARGET_ERROR`: The target answered 5xx or 429 on every attempt.
              *     - `RESPONSE_TOO_LARGE`: The target's response, decompressed, exceeded the engine's size cap.
              */
@@ -4001,7 +4189,29 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webhook": {
+                 *         "url": "https://example.com/hooks/flows",
+                 *         "events": [
+                 *           "flow.run.failed"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    webhook?: {
+                        url: string;
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -4021,7 +4231,11 @@ export interface operations {
                     "application/json": components["schemas"]["FlowRunSummary"];
                 };
             };
-            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4050,6 +4264,8 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `BLACKLISTED`: The target host is blacklisted.
              *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
              */
             403: {
@@ -4069,7 +4285,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body). */
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5636,6 +5864,682 @@ export interface operations {
             };
             /** @description - `PAYMENT_PROVIDER_ERROR`: The payment provider refused or could not be reached. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/scrape",
+                 *       "events": [
+                 *         "scrape.completed",
+                 *         "scrape.failed"
+                 *       ],
+                 *       "description": "our ingest"
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string | null;
+                        /** @description Event types it receives; empty = every type. */
+                        events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description HMAC-SHA256 signing secret (`whsec_…`): shown once. */
+                        secret: string;
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `BLACKLISTED`: The target host is blacklisted.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteApiWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiWebhooksIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiWebhooksIdDeliveriesDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiWebhookDeliveriesIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secret: string;
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiWebhookSecretRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secret: string;
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

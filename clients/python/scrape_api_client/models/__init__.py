@@ -61,6 +61,12 @@ from .get_api_users_session_response_200_session import (
     GetApiUsersSessionResponse200Session,
 )
 from .get_api_users_session_response_200_user import GetApiUsersSessionResponse200User
+from .get_api_webhook_deliveries_response_200 import GetApiWebhookDeliveriesResponse200
+from .get_api_webhook_secret_response_200 import GetApiWebhookSecretResponse200
+from .get_api_webhooks_id_deliveries_response_200 import (
+    GetApiWebhooksIdDeliveriesResponse200,
+)
+from .get_api_webhooks_response_200 import GetApiWebhooksResponse200
 from .get_flows_id_runs_response_200 import GetFlowsIdRunsResponse200
 from .get_flows_response_200 import GetFlowsResponse200
 from .get_healthz_response_200 import GetHealthzResponse200
@@ -133,6 +139,21 @@ from .post_api_users_create_api_keys_body import PostApiUsersCreateApiKeysBody
 from .post_api_users_create_api_keys_response_201 import (
     PostApiUsersCreateApiKeysResponse201,
 )
+from .post_api_webhook_secret_rotate_response_200 import (
+    PostApiWebhookSecretRotateResponse200,
+)
+from .post_api_webhooks_body import PostApiWebhooksBody
+from .post_api_webhooks_body_events_item import PostApiWebhooksBodyEventsItem
+from .post_api_webhooks_response_201 import PostApiWebhooksResponse201
+from .post_api_webhooks_response_201_events_item import (
+    PostApiWebhooksResponse201EventsItem,
+)
+from .post_flows_id_runs_body import PostFlowsIdRunsBody
+from .post_flows_id_runs_body_webhook import PostFlowsIdRunsBodyWebhook
+from .post_flows_id_runs_body_webhook_events_item import (
+    PostFlowsIdRunsBodyWebhookEventsItem,
+)
+from .post_flows_id_runs_body_webhook_metadata import PostFlowsIdRunsBodyWebhookMetadata
 from .post_user_templates_body import PostUserTemplatesBody
 from .post_user_templates_body_params_item import PostUserTemplatesBodyParamsItem
 from .post_user_templates_body_params_item_type import (
@@ -151,8 +172,16 @@ from .post_webhook_unblocker_body_headers import PostWebhookUnblockerBodyHeaders
 from .post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from .post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
 from .post_webhook_unblocker_body_options import PostWebhookUnblockerBodyOptions
+from .post_webhook_unblocker_body_proxy import PostWebhookUnblockerBodyProxy
 from .post_webhook_unblocker_body_selectors_item_type_1 import (
     PostWebhookUnblockerBodySelectorsItemType1,
+)
+from .post_webhook_unblocker_body_webhook import PostWebhookUnblockerBodyWebhook
+from .post_webhook_unblocker_body_webhook_events_item import (
+    PostWebhookUnblockerBodyWebhookEventsItem,
+)
+from .post_webhook_unblocker_body_webhook_metadata import (
+    PostWebhookUnblockerBodyWebhookMetadata,
 )
 from .queued_run import QueuedRun
 from .queued_run_links import QueuedRunLinks
@@ -167,6 +196,7 @@ from .scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
 from .scrape_run_detail_links import ScrapeRunDetailLinks
 from .scrape_run_detail_status import ScrapeRunDetailStatus
 from .scrape_run_links import ScrapeRunLinks
+from .scrape_run_proxy_attempts_item import ScrapeRunProxyAttemptsItem
 from .scrape_run_status import ScrapeRunStatus
 from .scrape_run_summary import ScrapeRunSummary
 from .scrape_run_summary_error_type_0 import ScrapeRunSummaryErrorType0
@@ -178,6 +208,11 @@ from .subscription import Subscription
 from .user_template import UserTemplate
 from .user_template_params_item import UserTemplateParamsItem
 from .user_template_request import UserTemplateRequest
+from .webhook_attempt import WebhookAttempt
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_status import WebhookDeliveryStatus
+from .webhook_endpoint import WebhookEndpoint
+from .webhook_endpoint_events_item import WebhookEndpointEventsItem
 
 __all__ = (
     "ApiKey",
@@ -225,6 +260,10 @@ __all__ = (
     "GetApiUsersSessionResponse200",
     "GetApiUsersSessionResponse200Session",
     "GetApiUsersSessionResponse200User",
+    "GetApiWebhookDeliveriesResponse200",
+    "GetApiWebhookSecretResponse200",
+    "GetApiWebhooksIdDeliveriesResponse200",
+    "GetApiWebhooksResponse200",
     "GetFlowsIdRunsResponse200",
     "GetFlowsResponse200",
     "GetHealthzResponse200",
@@ -271,6 +310,15 @@ __all__ = (
     "PostApiSubscriptionsResponse202",
     "PostApiUsersCreateApiKeysBody",
     "PostApiUsersCreateApiKeysResponse201",
+    "PostApiWebhookSecretRotateResponse200",
+    "PostApiWebhooksBody",
+    "PostApiWebhooksBodyEventsItem",
+    "PostApiWebhooksResponse201",
+    "PostApiWebhooksResponse201EventsItem",
+    "PostFlowsIdRunsBody",
+    "PostFlowsIdRunsBodyWebhook",
+    "PostFlowsIdRunsBodyWebhookEventsItem",
+    "PostFlowsIdRunsBodyWebhookMetadata",
     "PostUserTemplatesBody",
     "PostUserTemplatesBodyParamsItem",
     "PostUserTemplatesBodyParamsItemType",
@@ -285,7 +333,11 @@ __all__ = (
     "PostWebhookUnblockerBodyMethod",
     "PostWebhookUnblockerBodyMode",
     "PostWebhookUnblockerBodyOptions",
+    "PostWebhookUnblockerBodyProxy",
     "PostWebhookUnblockerBodySelectorsItemType1",
+    "PostWebhookUnblockerBodyWebhook",
+    "PostWebhookUnblockerBodyWebhookEventsItem",
+    "PostWebhookUnblockerBodyWebhookMetadata",
     "QueuedRun",
     "QueuedRunLinks",
     "QueuedRunStatus",
@@ -299,6 +351,7 @@ __all__ = (
     "ScrapeRunDetailLinks",
     "ScrapeRunDetailStatus",
     "ScrapeRunLinks",
+    "ScrapeRunProxyAttemptsItem",
     "ScrapeRunStatus",
     "ScrapeRunSummary",
     "ScrapeRunSummaryErrorType0",
@@ -310,4 +363,9 @@ __all__ = (
     "UserTemplate",
     "UserTemplateParamsItem",
     "UserTemplateRequest",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookDeliveryStatus",
+    "WebhookEndpoint",
+    "WebhookEndpointEventsItem",
 )

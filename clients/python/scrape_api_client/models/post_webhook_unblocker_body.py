@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from ..models.post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
+from ..models.post_webhook_unblocker_body_proxy import PostWebhookUnblockerBodyProxy
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     )
     from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
         PostWebhookUnblockerBodySelectorsItemType1,
+    )
+    from ..models.post_webhook_unblocker_body_webhook import (
+        PostWebhookUnblockerBodyWebhook,
     )
 
 
@@ -45,6 +49,8 @@ class PostWebhookUnblockerBody:
         wait_for (str | Unset):
         options (PostWebhookUnblockerBodyOptions | Unset):
         async_ (bool | Unset):  Default: False.
+        webhook (PostWebhookUnblockerBodyWebhook | Unset):
+        proxy (PostWebhookUnblockerBodyProxy | Unset):
     """
 
     url: str
@@ -58,6 +64,8 @@ class PostWebhookUnblockerBody:
     wait_for: str | Unset = UNSET
     options: PostWebhookUnblockerBodyOptions | Unset = UNSET
     async_: bool | Unset = False
+    webhook: PostWebhookUnblockerBodyWebhook | Unset = UNSET
+    proxy: PostWebhookUnblockerBodyProxy | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.post_webhook_unblocker_body_body_type_1 import (
@@ -116,6 +124,14 @@ class PostWebhookUnblockerBody:
 
         async_ = self.async_
 
+        webhook: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.webhook, Unset):
+            webhook = self.webhook.to_dict()
+
+        proxy: str | Unset = UNSET
+        if not isinstance(self.proxy, Unset):
+            proxy = self.proxy.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -143,6 +159,10 @@ class PostWebhookUnblockerBody:
             field_dict["options"] = options
         if async_ is not UNSET:
             field_dict["async"] = async_
+        if webhook is not UNSET:
+            field_dict["webhook"] = webhook
+        if proxy is not UNSET:
+            field_dict["proxy"] = proxy
 
         return field_dict
 
@@ -162,6 +182,9 @@ class PostWebhookUnblockerBody:
         )
         from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
             PostWebhookUnblockerBodySelectorsItemType1,
+        )
+        from ..models.post_webhook_unblocker_body_webhook import (
+            PostWebhookUnblockerBodyWebhook,
         )
 
         d = dict(src_dict)
@@ -252,6 +275,20 @@ class PostWebhookUnblockerBody:
 
         async_ = d.pop("async", UNSET)
 
+        _webhook = d.pop("webhook", UNSET)
+        webhook: PostWebhookUnblockerBodyWebhook | Unset
+        if isinstance(_webhook, Unset):
+            webhook = UNSET
+        else:
+            webhook = PostWebhookUnblockerBodyWebhook.from_dict(_webhook)
+
+        _proxy = d.pop("proxy", UNSET)
+        proxy: PostWebhookUnblockerBodyProxy | Unset
+        if isinstance(_proxy, Unset):
+            proxy = UNSET
+        else:
+            proxy = PostWebhookUnblockerBodyProxy(_proxy)
+
         post_webhook_unblocker_body = cls(
             url=url,
             selectors=selectors,
@@ -264,6 +301,8 @@ class PostWebhookUnblockerBody:
             wait_for=wait_for,
             options=options,
             async_=async_,
+            webhook=webhook,
+            proxy=proxy,
         )
 
         return post_webhook_unblocker_body

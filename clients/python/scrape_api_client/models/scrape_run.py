@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.scrape_result import ScrapeResult
     from ..models.scrape_run_links import ScrapeRunLinks
+    from ..models.scrape_run_proxy_attempts_item import ScrapeRunProxyAttemptsItem
 
 
 T = TypeVar("T", bound="ScrapeRun")
@@ -30,6 +31,8 @@ class ScrapeRun:
         attempts (int | Unset):
         result (ScrapeResult | Unset):
         error (Any | Unset):
+        proxy_attempts (list[ScrapeRunProxyAttemptsItem] | Unset): Attempts that went through an outbound proxy
+            (PROXY_URLS), in order: `succeeded` or the error code
     """
 
     id: str
@@ -40,6 +43,7 @@ class ScrapeRun:
     attempts: int | Unset = UNSET
     result: ScrapeResult | Unset = UNSET
     error: Any | Unset = UNSET
+    proxy_attempts: list[ScrapeRunProxyAttemptsItem] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -65,6 +69,13 @@ class ScrapeRun:
 
         error = self.error
 
+        proxy_attempts: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.proxy_attempts, Unset):
+            proxy_attempts = []
+            for proxy_attempts_item_data in self.proxy_attempts:
+                proxy_attempts_item = proxy_attempts_item_data.to_dict()
+                proxy_attempts.append(proxy_attempts_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -82,6 +93,8 @@ class ScrapeRun:
             field_dict["result"] = result
         if error is not UNSET:
             field_dict["error"] = error
+        if proxy_attempts is not UNSET:
+            field_dict["proxy_attempts"] = proxy_attempts
 
         return field_dict
 
@@ -89,6 +102,7 @@ class ScrapeRun:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.scrape_result import ScrapeResult
         from ..models.scrape_run_links import ScrapeRunLinks
+        from ..models.scrape_run_proxy_attempts_item import ScrapeRunProxyAttemptsItem
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -125,6 +139,17 @@ class ScrapeRun:
 
         error = d.pop("error", UNSET)
 
+        _proxy_attempts = d.pop("proxy_attempts", UNSET)
+        proxy_attempts: list[ScrapeRunProxyAttemptsItem] | Unset = UNSET
+        if _proxy_attempts is not UNSET:
+            proxy_attempts = []
+            for proxy_attempts_item_data in _proxy_attempts:
+                proxy_attempts_item = ScrapeRunProxyAttemptsItem.from_dict(
+                    proxy_attempts_item_data
+                )
+
+                proxy_attempts.append(proxy_attempts_item)
+
         scrape_run = cls(
             id=id,
             status=status,
@@ -134,6 +159,7 @@ class ScrapeRun:
             attempts=attempts,
             result=result,
             error=error,
+            proxy_attempts=proxy_attempts,
         )
 
         scrape_run.additional_properties = d

@@ -9,12 +9,14 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.flow_run import FlowRun
 from ...models.flow_run_summary import FlowRunSummary
+from ...models.post_flows_id_runs_body import PostFlowsIdRunsBody
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: str,
     *,
+    body: PostFlowsIdRunsBody,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -35,6 +37,10 @@ def _get_kwargs(
         ),
         "params": params,
     }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -77,6 +83,11 @@ def _parse_response(
         response_404 = ErrorBody.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
 
     if response.status_code == 422:
         response_422 = ErrorBody.from_dict(response.json())
@@ -124,6 +135,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: PostFlowsIdRunsBody,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | FlowRun | FlowRunSummary]:
@@ -134,6 +146,7 @@ def sync_detailed(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
+        body (PostFlowsIdRunsBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,6 +158,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
         wait=wait,
         idempotency_key=idempotency_key,
     )
@@ -160,6 +174,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: PostFlowsIdRunsBody,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | FlowRun | FlowRunSummary | None:
@@ -170,6 +185,7 @@ def sync(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
+        body (PostFlowsIdRunsBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,6 +198,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        body=body,
         wait=wait,
         idempotency_key=idempotency_key,
     ).parsed
@@ -191,6 +208,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: PostFlowsIdRunsBody,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | FlowRun | FlowRunSummary]:
@@ -201,6 +219,7 @@ async def asyncio_detailed(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
+        body (PostFlowsIdRunsBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,6 +231,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
         wait=wait,
         idempotency_key=idempotency_key,
     )
@@ -225,6 +245,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: PostFlowsIdRunsBody,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | FlowRun | FlowRunSummary | None:
@@ -235,6 +256,7 @@ async def asyncio(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
+        body (PostFlowsIdRunsBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,6 +270,7 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            body=body,
             wait=wait,
             idempotency_key=idempotency_key,
         )

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class PostFlowsIdRunsBodyWebhookEventsItem(StrEnum):
+    FLOW_RUN_COMPLETED = "flow.run.completed"
+    FLOW_RUN_FAILED = "flow.run.failed"
+    SCRAPE_COMPLETED = "scrape.completed"
+    SCRAPE_FAILED = "scrape.failed"
+
+    def __str__(self) -> str:
+        return str(self.value)
