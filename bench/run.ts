@@ -18,7 +18,7 @@ import { chromium } from 'playwright-core';
 import { Agent, request } from 'undici';
 import { CHROMIUM_ARGS } from '../activities/scrape/browser';
 import { parseConfig } from '../lib/config';
-import { createAccount, setBalance } from '../test/helpers/accounts';
+import { createAccount, setBalance, sql } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
 import { ROLES, type Role, SERVICE_ROLES, cpuByRole, cpuPerRequest, treeRss } from './process-cpu';
 import { drive, runBench, startBenchServices } from './services';
@@ -37,19 +37,26 @@ interface Row {
   p95: number;
   throughput: number;
   cpu: Record<Role, number>;
+  /** PostgreSQL transactions committed per request (every database of the server), the statements' count as the database sees it. */
+  pgTransactions: number;
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Runs `total` calls with at most `concurrency` in flight (every call must succeed), with the CPU each process spent meanwhile. */
-async function measure(total: number, concurrency: number, call: () => Promise<void>) {
-  const cpuBefore = cpuByRole();
+/**
+ * Runs `total` calls with at most `concurrency` in flight (every call must succeed), with the CPU
+ * each process spent meanwhile and the transactions PostgreSQL committed (`committed()` reads the
+ * server's running total).
+ */
+async function measure(total: number, concurrency: number, call: () => Promise<void>, committed: () => Promise<number>) {
+  const [cpuBefore, committedBefore] = [cpuByRole(), await committed()];
   const { latencies, seconds } = await drive(total, concurrency, call);
   const cpu = cpuPerRequest(cpuBefore, cpuByRole(), total);
+  const pgTransactions = ((await committed()) - committedBefore) / total;
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), throughput: total / seconds, cpu };
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), throughput: total / seconds, cpu, pgTransactions };
 }
 
 const serviceCpu = (cpu: Record<Role, number>) => SERVICE_ROLES.reduce((sum, r) => sum + cpu[r], 0);
@@ -69,6 +76,8 @@ async function main(): Promise<void> {
     started = stack;
     const account = await createAccount(stack.baseUrl);
     await setBalance(stack.databaseUrl, account.userId, 10_000_000);
+    // The reading's own transaction is counted too: ~1 per phase, nothing per request.
+    const committed = async () => (await sql<{ n: number }>(stack.databaseUrl, 'SELECT sum(xact_commit)::float8 AS n FROM pg_stat_database'))[0]!.n;
     const pageUrl = `${fixtures.url}/links?n=20`;
     const selectors = ['h1', { selector: 'a.link', attribute: 'href', all: true }];
     const viaApi = (mode: 'http' | 'browser') => async () => {
@@ -81,10 +90,10 @@ async function main(): Promise<void> {
       await res.arrayBuffer();
     };
     const phase = async (mode: Row['mode'], pathName: string, ours: boolean, concurrency: number, total: number, call: () => Promise<void>) => {
-      await measure(Math.max(concurrency * 2, 10), concurrency, call); // warm-up
-      rows.push({ mode, path: pathName, ours, concurrency, requests: total, ...(await measure(total, concurrency, call)) });
+      await measure(Math.max(concurrency * 2, 10), concurrency, call, committed); // warm-up
+      rows.push({ mode, path: pathName, ours, concurrency, requests: total, ...(await measure(total, concurrency, call, committed)) });
       const r = rows[rows.length - 1]!;
-      console.log(`${mode} ${pathName} c=${concurrency}: p50 ${r.p50.toFixed(1)} ms, ${r.throughput.toFixed(1)} req/s, service CPU ${serviceCpu(r.cpu).toFixed(1)} ms/request`);
+      console.log(`${mode} ${pathName} c=${concurrency}: p50 ${r.p50.toFixed(1)} ms, ${r.throughput.toFixed(1)} req/s, service CPU ${serviceCpu(r.cpu).toFixed(1)} ms/request, ${r.pgTransactions.toFixed(2)} PostgreSQL transactions/request`);
     };
 
     // http: direct undici + cheerio (the same work our http engine does, without the API path)
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
     const rss: Array<{ after: number; tree: number }> = [];
     const step = Math.max(1, Math.round(browserPages / 10));
     for (let done = 0; done < browserPages; done += step) {
-      await measure(step, 4, viaApi('browser'));
+      await measure(step, 4, viaApi('browser'), committed);
       rss.push({ after: done + step, tree: treeRss(workerPid) });
       console.log(`browser pages ${done + step}: worker + Chromium RSS ${(rss[rss.length - 1]!.tree / 2 ** 20).toFixed(0)} MiB`);
     }
@@ -147,14 +156,14 @@ async function main(): Promise<void> {
       `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${startedAt.toISOString()} → ${new Date().toISOString()}`,
       `Load average (1 min): ${loadAtStart[0]!.toFixed(1)} at start; during the run min ${Math.min(...loads).toFixed(1)}, max ${Math.max(...loads).toFixed(1)}`,
       '',
-      `| mode | path | c | requests | p50 ms | p95 ms | req/s | ${cpuCols.join(' | ')} | service total |`,
-      `|---|---|---|---|---|---|---|${cpuCols.map(() => '---|').join('')}---|`,
+      `| mode | path | c | requests | p50 ms | p95 ms | req/s | ${cpuCols.join(' | ')} | service total | pg xacts |`,
+      `|---|---|---|---|---|---|---|${cpuCols.map(() => '---|').join('')}---|---|`,
       ...rows.map(
         (r) =>
-          `| ${r.mode} | ${r.path} | ${r.concurrency} | ${r.requests} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.throughput)} | ${cpuCols.map((c) => fmt(r.cpu[c])).join(' | ')} | ${r.ours ? fmt(serviceCpu(r.cpu)) : '—'} |`,
+          `| ${r.mode} | ${r.path} | ${r.concurrency} | ${r.requests} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.throughput)} | ${cpuCols.map((c) => fmt(r.cpu[c])).join(' | ')} | ${r.ours ? fmt(serviceCpu(r.cpu)) : '—'} | ${r.ours ? r.pgTransactions.toFixed(2) : '—'} |`,
       ),
       '',
-      'CPU columns: milliseconds of CPU per request (user + system, from /proc) of each process during the phase.',
+      'CPU columns: milliseconds of CPU per request (user + system, from /proc) of each process during the phase. pg xacts: PostgreSQL transactions committed per request (pg_stat_database).',
       '',
     ];
     const find = (mode: Row['mode'], ours: boolean, c: number) => rows.find((r) => r.mode === mode && r.ours === ours && r.concurrency === c)!;
