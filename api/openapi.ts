@@ -149,7 +149,7 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): Json 
       const contentType = r.bodyContentType ?? 'application/json';
       const media: Json = { schema: schemas.convert(r.body.schema, 'input') };
       if (r.body.example !== undefined) media.example = r.body.example;
-      operation.requestBody = { required: r.method !== 'post' || r.body.example !== undefined, content: { [contentType]: media } };
+      operation.requestBody = { required: !r.body.optional && (r.method !== 'post' || r.body.example !== undefined), content: { [contentType]: media } };
     }
 
     const responses: Record<string, Json> = {};

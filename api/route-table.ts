@@ -44,6 +44,8 @@ export interface PartSpec<T> {
   parse: (value: unknown) => T;
   /** An example for the document. */
   example?: unknown;
+  /** The body may be left out (the parser gets `undefined`); the document says it is not required. */
+  optional?: boolean;
 }
 
 /** Failures → 400 BAD_REQUEST naming the field (`parseBody`). */

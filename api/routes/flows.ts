@@ -342,7 +342,7 @@ export function flowRouteTable(deps: AppDeps): Route[] {
       summary: 'Start a run (202), or with ?wait=true wait for it up to the synchronous limit (200, else 504 with the run id)',
       query: parsedBy(startRunQuery, (query) => startRunQuery.parse(query)),
       // Optional: `{ webhook: {url, events?, metadata?} }` (docs/webhooks.md); no body is `{}`.
-      body: parsedBy(startRunBody, (value) => parseOrUnprocessable(startRunBody, value ?? {}), { webhook: { url: 'https://example.com/hooks/flows', events: ['flow.run.failed'] } }),
+      body: { ...parsedBy(startRunBody, (value) => parseOrUnprocessable(startRunBody, value ?? {}), { webhook: { url: 'https://example.com/hooks/flows', events: ['flow.run.failed'] } }), optional: true },
       responses: { 200: flowRunSchema, 202: flowRunSummarySchema },
       errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED', 'TIMEOUT', 'VALIDATION_FAILED', 'BAD_REQUEST', 'INVALID_URL', 'PRIVATE_TARGET', 'BLACKLISTED'],
       idempotent: true,

@@ -16,7 +16,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: PostFlowsIdRunsBody,
+    body: PostFlowsIdRunsBody | Unset = UNSET,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -38,7 +38,8 @@ def _get_kwargs(
         "params": params,
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -135,7 +136,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostFlowsIdRunsBody,
+    body: PostFlowsIdRunsBody | Unset = UNSET,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | FlowRun | FlowRunSummary]:
@@ -146,7 +147,7 @@ def sync_detailed(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
-        body (PostFlowsIdRunsBody):
+        body (PostFlowsIdRunsBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +175,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostFlowsIdRunsBody,
+    body: PostFlowsIdRunsBody | Unset = UNSET,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | FlowRun | FlowRunSummary | None:
@@ -185,7 +186,7 @@ def sync(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
-        body (PostFlowsIdRunsBody):
+        body (PostFlowsIdRunsBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,7 +209,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostFlowsIdRunsBody,
+    body: PostFlowsIdRunsBody | Unset = UNSET,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ErrorBody | FlowRun | FlowRunSummary]:
@@ -219,7 +220,7 @@ async def asyncio_detailed(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
-        body (PostFlowsIdRunsBody):
+        body (PostFlowsIdRunsBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,7 +246,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostFlowsIdRunsBody,
+    body: PostFlowsIdRunsBody | Unset = UNSET,
     wait: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> ErrorBody | FlowRun | FlowRunSummary | None:
@@ -256,7 +257,7 @@ async def asyncio(
         id (str):
         wait (bool | Unset):
         idempotency_key (str | Unset):
-        body (PostFlowsIdRunsBody):
+        body (PostFlowsIdRunsBody | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
