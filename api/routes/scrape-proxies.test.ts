@@ -95,11 +95,12 @@ describe('one rotation for both engines (the worker process runs every scrape he
       ['browser', httpProxy, '127.0.0.2'],
       ['http', socksProxy, '127.0.0.3'],
     ] as const;
+    // Which proxy carried each is told by the address the site saw (each proxy connects from its
+    // own); its connection count may not move: the http engine keeps a proxy's tunnel alive and
+    // reuses it for the same target.
     for (const [mode, proxy, address] of expected) {
-      const before = proxy.count();
       const answer = await scrape({ mode });
       expect({ mode, attempts: answer.body.attempts, seen: seenBy(answer.body) }).toEqual({ mode, attempts: 1, seen: address });
-      expect(proxy.count()).toBeGreaterThan(before);
       expect((await run(answer.body.id as string)).proxy_attempts).toEqual([{ attempt: 1, proxy: proxy.id, outcome: 'succeeded' }]);
     }
   });
