@@ -1,0 +1,86 @@
+/**
+ * What a scrape returns from its document (docs/scraping.md "Output formats"), shared by both
+ * engines as the selectors are: selector results, the legacy `html` field, and the formats.
+ *
+ * - No `formats`: as before this module existed — `data` with selectors, else `html`, the
+ *   document as received / rendered. Nothing is parsed beyond what selectors need.
+ * - `formats`: `rawHtml` (the document as received / rendered), `html` (the cleaned content),
+ *   `markdown`, `text` (both from that same cleaned content), `links`, `metadata` (whole page);
+ *   `screenshot` is the browser engine's. The document is parsed once (linkedom) for all of them.
+ *
+ * The content of html, markdown and text: the elements matching `include_tags` when given (in
+ * document order, outermost only), else the main content (`only_main_content`, default true;
+ * scrape/main-content.ts; the <body> when it finds nothing article-like), else the <body>; then
+ * `exclude_tags` removed, then cleaned (scrape/formats/dom.ts `cleanTree`).
+ */
+import { extractMainContent } from '../main-content';
+import { evaluateSelectors } from '../selectors';
+import type { EngineRequest, FormatOutputs, OutputFormat, ScrapeResult } from '../types';
+import { type Doc, type El, baseUrlOf, cleanTree, parseDocument, parseFragment, textOf } from './dom';
+import { toMarkdown } from './markdown';
+import { type ResponseFacts, linksOf, metadataOf } from './page-facts';
+
+export type { ResponseFacts } from './page-facts';
+
+const CONTENT_FORMATS: readonly OutputFormat[] = ['html', 'markdown', 'text'];
+
+export interface ContentOptions {
+  only_main_content?: boolean;
+  include_tags?: readonly string[];
+  exclude_tags?: readonly string[];
+}
+
+/** The content element (html, markdown, text) of a parsed document, cleaned; `doc` may be changed. */
+export function contentOf(doc: Doc, rawHtml: string, base: string, options: ContentOptions): El {
+  let root: El;
+  if (options.include_tags?.length) {
+    const picked = Array.from(doc.querySelectorAll(options.include_tags.join(', ')));
+    const outermost = picked.filter((el) => !picked.some((other) => other !== el && other.contains(el)));
+    root = parseFragment('').body;
+    for (const el of outermost) root.appendChild(el);
+  } else if (options.only_main_content !== false) {
+    const main = extractMainContent(rawHtml, base);
+    root = main === null ? doc.body : parseFragment(main).body;
+  } else {
+    root = doc.body;
+  }
+  if (options.exclude_tags?.length) for (const el of Array.from(root.querySelectorAll(options.exclude_tags.join(', ')))) el.remove();
+  cleanTree(root, base);
+  return root;
+}
+
+/** The format fields (all but screenshot) for `formats`, from the document and its response. */
+export function renderFormats(rawHtml: string, response: ResponseFacts, formats: readonly OutputFormat[], options: ContentOptions = {}): FormatOutputs {
+  const wanted = new Set(formats);
+  const out: FormatOutputs = {};
+  if (wanted.has('rawHtml')) out.rawHtml = rawHtml;
+  const needsDom = Array.from(wanted).some((f) => f === 'links' || f === 'metadata' || CONTENT_FORMATS.includes(f));
+  if (!needsDom) return out;
+  const doc = parseDocument(rawHtml);
+  const base = baseUrlOf(doc, response.finalUrl);
+  // Read the whole page before the content step changes the document.
+  if (wanted.has('links')) out.links = linksOf(doc, base);
+  if (wanted.has('metadata')) out.metadata = metadataOf(doc, base, response);
+  if (CONTENT_FORMATS.some((f) => wanted.has(f))) {
+    const root = contentOf(doc, rawHtml, base, options);
+    const html = root.innerHTML.trim();
+    if (wanted.has('html')) out.html = html;
+    if (wanted.has('markdown')) out.markdown = toMarkdown(html);
+    if (wanted.has('text')) out.text = textOf(root);
+  }
+  return out;
+}
+
+/**
+ * The result fields an engine derives from its document `html`: `data` (selectors), the legacy
+ * `html` (no formats, no selectors), and the format fields. `response` is the final response's.
+ */
+export function documentOutputs(req: EngineRequest, html: string, response: ResponseFacts): Pick<ScrapeResult, 'data' | keyof FormatOutputs> {
+  const out: Pick<ScrapeResult, 'data' | keyof FormatOutputs> = {};
+  if (req.selectors && req.selectors.length > 0) out.data = evaluateSelectors(html, req.selectors, { baseUrl: response.finalUrl });
+  if (req.formats === undefined) {
+    if (out.data === undefined) out.html = html;
+    return out;
+  }
+  return Object.assign(out, renderFormats(html, response, req.formats, req));
+}
