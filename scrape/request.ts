@@ -135,9 +135,9 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
       const given = field === 'capture_network' ? raw[field] === true : raw[field] !== undefined;
       if (given && !engine.supports[field]) problems.push({ path: [field], message: `is only available in ${modesSupporting(field).join(' or ')} mode` });
     }
-    const screenshot: unknown = Array.isArray(raw.formats) ? (raw.formats as unknown[]).find(isScreenshotFormat) : undefined;
+    const screenshot = Array.isArray(raw.formats) ? (raw.formats as unknown[]).find((f): f is string => isScreenshotFormat(f)) : undefined;
     if (screenshot !== undefined && !engine.supports.screenshot) {
-      problems.push({ path: ['formats'], message: `"${String(screenshot)}" is only available in ${modesSupporting('screenshot').join(' or ')} mode` });
+      problems.push({ path: ['formats'], message: `"${screenshot}" is only available in ${modesSupporting('screenshot').join(' or ')} mode` });
     }
   }
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });

@@ -1,27 +1,28 @@
 /**
- * The server-side DOM of the output formats: linkedom (docs/scraping.md "Output formats": fast,
- * htmlparser2 underneath like cheerio's selectors, and a real DOM API, which Readability needs).
- * One parse per scrape serves links, metadata and the content; nothing here runs when a request
- * names no format.
+ * The server-side DOM of the output formats: cheerio, the one the selectors already use
+ * (docs/scraping.md "Output formats"). Its documents come from parse5, the HTML standard's own
+ * parsing algorithm (implied <html>/<body>, misnested tags, tables fixed up as a browser does),
+ * so an http page without <body> or with broken markup gives the tree Chromium would build; and
+ * selectors, links and content all read the same tree. One parse per scrape serves links,
+ * metadata and the content; nothing here runs when a request names no format.
  */
-import { parseHTML } from 'linkedom';
+import { type Cheerio, type CheerioAPI, load } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
 
-/** The part of linkedom's DOM the formats use (its own typings are loose). */
-export type Doc = Document;
-export type El = Element;
+export type { CheerioAPI } from 'cheerio';
 
-export function parseDocument(html: string): Doc {
-  return parseHTML(html).document;
+export function parseDocument(html: string): CheerioAPI {
+  return load(html);
 }
 
-/** A fragment (the main content) as the body of a document of its own. */
-export function parseFragment(fragment: string): Doc {
-  return parseDocument(`<!doctype html><html><head></head><body>${fragment}</body></html>`);
+/** A fragment (the main content, picked elements) as a tree of its own, not wrapped in <html><body>. */
+export function parseFragment(fragment: string): CheerioAPI {
+  return load(fragment, null, false);
 }
 
 /** The document's base for relative URLs: its `<base href>` resolved against the final URL, else the final URL. */
-export function baseUrlOf(doc: Doc, finalUrl: string): string {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
+export function baseUrlOf($: CheerioAPI, finalUrl: string): string {
+  const href = $('base[href]').first().attr('href');
   if (href) {
     try {
       return new URL(href.trim(), finalUrl).href;
@@ -47,45 +48,38 @@ export function collapse(text: string | null | undefined): string {
 /** Removed from the cleaned content: code, styles and what never shows as the page's content. */
 const STRIPPED = 'script, style, noscript, template, link, meta, base, iframe, object, embed, frame, frameset';
 const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'poster', 'cite', 'longdesc', 'background'];
-const COMMENT_NODE = 8;
+const NOT_RESOLVED = /^(#|javascript:|data:|mailto:|tel:)/i;
 
-function removeComments(node: Node): void {
-  for (const child of Array.from(node.childNodes)) {
-    if (child.nodeType === COMMENT_NODE) (child).remove();
-    else if (child.childNodes?.length) removeComments(child);
-  }
+function removeComments(node: AnyNode): void {
+  if (!('children' in node)) return;
+  node.children = node.children.filter((child) => child.type !== 'comment');
+  for (const child of node.children) removeComments(child);
 }
 
 /**
  * Cleans `root` in place (the `html` format): scripts, styles, comments and embedded frames
- * removed, every URL attribute (and `srcset` candidate) absolute against `base`.
+ * removed, event handler attributes dropped, every URL attribute (and `srcset` candidate)
+ * absolute against `base`.
  */
-export function cleanTree(root: El, base: string): void {
-  for (const el of Array.from(root.querySelectorAll(STRIPPED))) el.remove();
-  removeComments(root);
-  for (const el of Array.from(root.querySelectorAll('*'))) {
-    for (const name of URL_ATTRIBUTES) {
-      const value = el.getAttribute(name);
-      if (value === null || /^(#|javascript:|data:|mailto:|tel:)/i.test(value.trim())) continue;
-      const absolute = absoluteUrl(value, base);
-      if (absolute) el.setAttribute(name, absolute);
-    }
-    const srcset = el.getAttribute('srcset');
-    if (srcset) {
-      el.setAttribute(
-        'srcset',
-        srcset
+export function cleanTree($: CheerioAPI, root: Cheerio<AnyNode>, base: string): void {
+  root.find(STRIPPED).remove();
+  for (const node of root.toArray()) removeComments(node);
+  for (const el of root.find('*').toArray()) {
+    const attribs = el.attribs;
+    for (const name of Object.keys(attribs)) {
+      const value = attribs[name]!;
+      if (/^on/i.test(name)) delete attribs[name];
+      else if (URL_ATTRIBUTES.includes(name) && !NOT_RESOLVED.test(value.trim())) attribs[name] = absoluteUrl(value, base) ?? value;
+      else if (name === 'srcset') {
+        attribs[name] = value
           .split(',')
           .map((candidate) => {
             const [url, ...descriptor] = candidate.trim().split(/\s+/);
-            const absolute = url ? absoluteUrl(url, base) : null;
-            return [absolute ?? url, ...descriptor].join(' ');
+            return [(url && absoluteUrl(url, base)) ?? url, ...descriptor].join(' ');
           })
-          .join(', '),
-      );
+          .join(', ');
+      }
     }
-    // Event handlers are script too.
-    for (const attr of Array.from(el.attributes)) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
   }
 }
 
@@ -94,40 +88,40 @@ const PARAGRAPH_BLOCKS = new Set([
   'header', 'footer', 'main', 'aside', 'nav', 'form', 'hr', 'fieldset', 'details', 'address',
 ]);
 const LINE_BLOCKS = new Set(['div', 'li', 'tr', 'dt', 'dd', 'caption', 'figcaption', 'summary', 'legend', 'option']);
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
+const LINE = '\u0004';
+const PARAGRAPH = '\u0005';
 
 /**
  * The `text` format: the content's text as a reader sees it laid out, without a layout engine:
  * paragraphs and headings apart by a blank line, list items and rows one a line, table cells
  * apart by a tab, whitespace collapsed except inside <pre>.
  */
-export function textOf(root: El): string {
+export function textOf(roots: readonly AnyNode[]): string {
   // Boundaries are marked while walking, then each run of them becomes one break: a blank line
   // when a paragraph-like block is in the run, else a line break (so rows do not double up).
-  const LINE = '\u0004';
-  const PARAGRAPH = '\u0005';
   const out: string[] = [];
-  const walk = (node: Node, pre: boolean): void => {
-    for (const child of Array.from(node.childNodes)) {
-      if (child.nodeType === TEXT_NODE) {
-        const data = (child as Text).data;
+  const walk = (nodes: readonly AnyNode[], pre: boolean): void => {
+    for (const node of nodes) {
+      if (node.type === 'text') {
         // Inside <pre> every space, tab and line break is kept (masked from the collapsing below).
-        out.push(pre ? data.replace(/\n/g, '\u0001').replace(/ /g, '\u0002').replace(/\t/g, '\u0003') : data.replace(/\s+/g, ' '));
-      } else if (child.nodeType === ELEMENT_NODE) {
-        const tag = (child as Element).localName;
+        out.push(pre ? node.data.replace(/\n/g, '\u0001').replace(/ /g, '\u0002').replace(/\t/g, '\u0003') : node.data.replace(/\s+/g, ' '));
+      } else if (node.type === 'tag') {
+        const tag = (node as Element).name;
         if (tag === 'br') {
           out.push(LINE);
           continue;
         }
         const mark = PARAGRAPH_BLOCKS.has(tag) ? PARAGRAPH : LINE_BLOCKS.has(tag) ? LINE : '';
         out.push(mark);
-        walk(child, pre || tag === 'pre');
+        walk((node as Element).children, pre || tag === 'pre');
         out.push(mark || (tag === 'td' || tag === 'th' ? '\t' : ''));
+      } else if (node.type === 'root') {
+        walk(node.children, pre);
       }
+      // scripts, styles, comments, directives: no text
     }
   };
-  walk(root, false);
+  walk(roots, false);
   return out
     .join('')
     .replace(/[ \t]*(?:[\u0004\u0005][ \t]*)+/g, (run) => (run.includes(PARAGRAPH) ? '\n\n' : '\n'))

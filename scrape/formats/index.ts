@@ -6,17 +6,19 @@
  *   document as received / rendered. Nothing is parsed beyond what selectors need.
  * - `formats`: `rawHtml` (the document as received / rendered), `html` (the cleaned content),
  *   `markdown`, `text` (both from that same cleaned content), `links`, `metadata` (whole page);
- *   `screenshot` is the browser engine's. The document is parsed once (linkedom) for all of them.
+ *   `screenshot` is the browser engine's. The document is parsed once (cheerio) for all of them.
  *
  * The content of html, markdown and text: the elements matching `include_tags` when given (in
  * document order, outermost only), else the main content (`only_main_content`, default true;
  * scrape/main-content.ts; the <body> when it finds nothing article-like), else the <body>; then
  * `exclude_tags` removed, then cleaned (scrape/formats/dom.ts `cleanTree`).
  */
+import type { Cheerio } from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import { extractMainContent } from '../main-content';
 import { evaluateSelectors } from '../selectors';
 import type { EngineRequest, FormatOutputs, OutputFormat, ScrapeResult } from '../types';
-import { type Doc, type El, baseUrlOf, cleanTree, parseDocument, parseFragment, textOf } from './dom';
+import { type CheerioAPI, baseUrlOf, cleanTree, parseDocument, parseFragment, textOf } from './dom';
 import { toMarkdown } from './markdown';
 import { type ResponseFacts, linksOf, metadataOf } from './page-facts';
 
@@ -30,23 +32,29 @@ export interface ContentOptions {
   exclude_tags?: readonly string[];
 }
 
-/** The content element (html, markdown, text) of a parsed document, cleaned; `doc` may be changed. */
-export function contentOf(doc: Doc, rawHtml: string, base: string, options: ContentOptions): El {
-  let root: El;
+/** The content (html, markdown, text) of a parsed document, cleaned: its tree and its nodes; `$` may be changed. */
+export function contentOf($: CheerioAPI, rawHtml: string, base: string, options: ContentOptions): { $: CheerioAPI; root: Cheerio<AnyNode> } {
+  let tree: CheerioAPI;
+  let root: Cheerio<AnyNode>;
   if (options.include_tags?.length) {
-    const picked = Array.from(doc.querySelectorAll(options.include_tags.join(', ')));
-    const outermost = picked.filter((el) => !picked.some((other) => other !== el && other.contains(el)));
-    root = parseFragment('').body;
-    for (const el of outermost) root.appendChild(el);
-  } else if (options.only_main_content !== false) {
-    const main = extractMainContent(rawHtml, base);
-    root = main === null ? doc.body : parseFragment(main).body;
+    const picked = $(options.include_tags.join(', ')).toArray();
+    const set = new Set<AnyNode>(picked);
+    const outermost = picked.filter((el) => !$(el).parents().toArray().some((parent) => set.has(parent)));
+    tree = parseFragment(outermost.map((el) => $.html(el)).join(''));
+    root = tree.root();
   } else {
-    root = doc.body;
+    const main = options.only_main_content !== false ? extractMainContent(rawHtml, base) : null;
+    if (main !== null) {
+      tree = parseFragment(main);
+      root = tree.root();
+    } else {
+      tree = $;
+      root = $('body');
+    }
   }
-  if (options.exclude_tags?.length) for (const el of Array.from(root.querySelectorAll(options.exclude_tags.join(', ')))) el.remove();
-  cleanTree(root, base);
-  return root;
+  if (options.exclude_tags?.length) root.find(options.exclude_tags.join(', ')).remove();
+  cleanTree(tree, root, base);
+  return { $: tree, root };
 }
 
 /** The format fields (all but screenshot) for `formats`, from the document and its response. */
@@ -54,19 +62,19 @@ export function renderFormats(rawHtml: string, response: ResponseFacts, formats:
   const wanted = new Set(formats);
   const out: FormatOutputs = {};
   if (wanted.has('rawHtml')) out.rawHtml = rawHtml;
-  const needsDom = Array.from(wanted).some((f) => f === 'links' || f === 'metadata' || CONTENT_FORMATS.includes(f));
+  const needsDom = [...wanted].some((f) => f === 'links' || f === 'metadata' || CONTENT_FORMATS.includes(f));
   if (!needsDom) return out;
-  const doc = parseDocument(rawHtml);
-  const base = baseUrlOf(doc, response.finalUrl);
+  const $ = parseDocument(rawHtml);
+  const base = baseUrlOf($, response.finalUrl);
   // Read the whole page before the content step changes the document.
-  if (wanted.has('links')) out.links = linksOf(doc, base);
-  if (wanted.has('metadata')) out.metadata = metadataOf(doc, base, response);
+  if (wanted.has('links')) out.links = linksOf($, base);
+  if (wanted.has('metadata')) out.metadata = metadataOf($, base, response);
   if (CONTENT_FORMATS.some((f) => wanted.has(f))) {
-    const root = contentOf(doc, rawHtml, base, options);
-    const html = root.innerHTML.trim();
+    const { root } = contentOf($, rawHtml, base, options);
+    const html = (root.html() ?? '').trim();
     if (wanted.has('html')) out.html = html;
     if (wanted.has('markdown')) out.markdown = toMarkdown(html);
-    if (wanted.has('text')) out.text = textOf(root);
+    if (wanted.has('text')) out.text = textOf(root.toArray());
   }
   return out;
 }
