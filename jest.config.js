@@ -4,7 +4,13 @@ module.exports = {
   roots: ['<rootDir>'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/.data/', '/generated/'],
-  transform: { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: {
+    '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    // linkedom (scrape/main-content.ts) brings ESM-only css-select 7 and its kin: compiled to
+    // CommonJS for Jest's loader (Node itself requires them as they are).
+    '/linkedom/node_modules/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } }],
+  },
+  transformIgnorePatterns: ['^(?!.*/linkedom/node_modules/).*/node_modules/'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],

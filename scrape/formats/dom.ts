@@ -7,7 +7,7 @@
  * metadata and the content; nothing here runs when a request names no format.
  */
 import { type Cheerio, type CheerioAPI, load } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import { type AnyNode, isComment, isDocument, isTag, isText } from 'domhandler';
 
 export type { CheerioAPI } from 'cheerio';
 
@@ -52,7 +52,7 @@ const NOT_RESOLVED = /^(#|javascript:|data:|mailto:|tel:)/i;
 
 function removeComments(node: AnyNode): void {
   if (!('children' in node)) return;
-  node.children = node.children.filter((child) => child.type !== 'comment');
+  node.children = node.children.filter((child) => !isComment(child));
   for (const child of node.children) removeComments(child);
 }
 
@@ -102,20 +102,22 @@ export function textOf(roots: readonly AnyNode[]): string {
   const out: string[] = [];
   const walk = (nodes: readonly AnyNode[], pre: boolean): void => {
     for (const node of nodes) {
-      if (node.type === 'text') {
+      if (isText(node)) {
         // Inside <pre> every space, tab and line break is kept (masked from the collapsing below).
         out.push(pre ? node.data.replace(/\n/g, '\u0001').replace(/ /g, '\u0002').replace(/\t/g, '\u0003') : node.data.replace(/\s+/g, ' '));
-      } else if (node.type === 'tag') {
-        const tag = (node as Element).name;
+      } else if (isTag(node)) {
+        const tag = node.name;
+        // domhandler counts <script> and <style> as tags: no text of theirs.
+        if (tag === 'script' || tag === 'style') continue;
         if (tag === 'br') {
           out.push(LINE);
           continue;
         }
         const mark = PARAGRAPH_BLOCKS.has(tag) ? PARAGRAPH : LINE_BLOCKS.has(tag) ? LINE : '';
         out.push(mark);
-        walk((node as Element).children, pre || tag === 'pre');
+        walk(node.children, pre || tag === 'pre');
         out.push(mark || (tag === 'td' || tag === 'th' ? '\t' : ''));
-      } else if (node.type === 'root') {
+      } else if (isDocument(node)) {
         walk(node.children, pre);
       }
       // scripts, styles, comments, directives: no text
