@@ -18,7 +18,7 @@ import type { AnyNode } from 'domhandler';
 import { extractMainContent } from '../main-content';
 import { evaluateSelectors } from '../selectors';
 import type { EngineRequest, FormatOutputs, OutputFormat, ScrapeResult } from '../types';
-import { type CheerioAPI, baseUrlOf, cleanTree, parseDocument, parseFragment, textOf } from './dom';
+import { type CheerioAPI, baseUrlOf, cleanTree, parseDocument, parseFragment, removeAll, select, textOf } from './dom';
 import { toMarkdown } from './markdown';
 import { type ResponseFacts, linksOf, metadataOf } from './page-facts';
 
@@ -37,7 +37,7 @@ export function contentOf($: CheerioAPI, rawHtml: string, base: string, options:
   let tree: CheerioAPI;
   let root: Cheerio<AnyNode>;
   if (options.include_tags?.length) {
-    const picked = $(options.include_tags.join(', ')).toArray();
+    const picked = select(options.include_tags.join(', '), $.root().toArray());
     const set = new Set<AnyNode>(picked);
     const outermost = picked.filter((el) => !$(el).parents().toArray().some((parent) => set.has(parent)));
     tree = parseFragment(outermost.map((el) => $.html(el)).join(''));
@@ -52,8 +52,8 @@ export function contentOf($: CheerioAPI, rawHtml: string, base: string, options:
       root = $('body');
     }
   }
-  if (options.exclude_tags?.length) root.find(options.exclude_tags.join(', ')).remove();
-  cleanTree(tree, root, base);
+  if (options.exclude_tags?.length) removeAll(select(options.exclude_tags.join(', '), root.toArray()));
+  cleanTree(root, base);
   return { $: tree, root };
 }
 

@@ -1,11 +1,11 @@
 /** The `links` and `metadata` formats, read from the whole document (not only its main content). */
 import type { PageLink, PageMetadata } from '../types';
-import { type CheerioAPI, absoluteUrl, collapse } from './dom';
+import { type CheerioAPI, absoluteUrl, collapse, select } from './dom';
 
 /** Every `<a href>` / `<area href>` of the page: absolute http(s) URLs without fragment, once each (the first's rel, the first non-empty text). */
 export function linksOf($: CheerioAPI, base: string): PageLink[] {
   const links = new Map<string, PageLink>();
-  for (const el of $('a[href], area[href]').toArray()) {
+  for (const el of select('a[href], area[href]', $.root().toArray())) {
     const absolute = absoluteUrl(el.attribs.href!, base);
     if (!absolute) continue;
     const url = new URL(absolute);

@@ -1,0 +1,11 @@
+import { renderFormats } from './scrape/formats';
+import { ARTICLE_HTML } from './test/fixtures/server';
+const facts = { status: 200, headers: {}, finalUrl: 'http://x.test/' };
+const f = process.argv[2] as 'text';
+const mb = Number(process.argv[3]);
+const big = mb > 0 ? Buffer.alloc(mb * 1024 * 1024, '<p>xxxxxxxxxx</p>\n').toString() : ARTICLE_HTML.replace(/<main>([\s\S]*)<\/main>/, (_m, inner: string) => `<main>${inner.repeat(25)}</main>`);
+const n = mb > 0 ? 1 : 10;
+renderFormats(big, facts, [f], { only_main_content: mb > 0 ? false : undefined });
+const t = performance.now();
+for (let i = 0; i < n; i++) renderFormats(big, facts, [f], { only_main_content: mb > 0 ? false : undefined });
+console.log(mb > 0 ? `${mb} MiB` : `typical ${big.length} B`, f, Math.round((performance.now() - t) / n), 'ms');
