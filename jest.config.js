@@ -6,11 +6,11 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/.data/', '/generated/'],
   transform: {
     '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022' } }],
-    // linkedom (scrape/main-content.ts) brings ESM-only css-select 7 and its kin: compiled to
+    // linkedom (scrape/main-content.ts) brings ESM-only css-select 7 (and kin) and cssomnom: compiled to
     // CommonJS for Jest's loader (Node itself requires them as they are).
-    '/linkedom/node_modules/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } }],
+    '/node_modules/(linkedom/node_modules/|cssomnom/).+\\.js$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } }],
   },
-  transformIgnorePatterns: ['^(?!.*/linkedom/node_modules/).*/node_modules/'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/(linkedom/node_modules/|cssomnom/)).*/node_modules/'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],

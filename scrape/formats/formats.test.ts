@@ -63,7 +63,7 @@ describe('renderFormats', () => {
   it('markdown keeps GFM tables and fenced code with its language', () => {
     const { markdown } = renderFormats(ARTICLE_HTML, facts, ['markdown'], { include_tags: ['h2', 'table', 'pre'] });
     expect(markdown).toBe(
-      '## What lives there\n\n## Counting what you see\n\n| Animal | Where |\n| --- | --- |\n| Sea anemone | Lower pools |\n| Shore crab | Under stones |\n\n```python\nfor pool in pools:\n    print(pool.name, len(pool.species))\n```',
+      '## What lives there\n\n| Animal | Where |\n| --- | --- |\n| Sea anemone | Lower pools |\n| Shore crab | Under stones |\n\n## Counting what you see\n\n```python\nfor pool in pools:\n    print(pool.name, len(pool.species))\n```',
     );
   });
 
@@ -77,7 +77,7 @@ describe('renderFormats', () => {
     const whole = renderFormats(ARTICLE_HTML, facts, ['text'], { only_main_content: false }).text!;
     expect(main).toContain('Tide pools form where the sea leaves water behind');
     expect(main).not.toContain('Accept all');
-    expect(whole).toMatch(/^We use cookies\. Accept all\nFixture Site\n\nHome Guides About/);
+    expect(whole).toMatch(/^We use cookies\. Accept all\n\nFixture Site\n\nHome Guides About/);
   });
 });
 
@@ -129,7 +129,7 @@ describe('request: formats, only_main_content, include_tags, exclude_tags', () =
     });
   });
   it('refuses unknown, repeated, empty formats and a screenshot outside browser mode', () => {
-    expect(reject({ url: BASE, formats: [] }).messages).toBe('formats must have at least 1 item');
+    expect(reject({ url: BASE, formats: [] }).messages).toBe('formats must contain at least 1 items');
     expect(reject({ url: BASE, formats: ['png'] }).messages).toMatch(/^formats\.0 must name formats among/);
     expect(reject({ url: BASE, formats: ['screenshot@fullPage'] }).messages).toBe('formats "screenshot@fullPage" is only available in browser mode');
     expect(reject({ url: BASE, formats: ['html'], include_tags: ['a[['] })).toMatchObject({ code: 'INVALID_SELECTOR' });
