@@ -66,7 +66,7 @@ export function parsedBy<T>(schema: z.ZodType, parse: (value: unknown) => T, exa
 /** A response: its status and the schema of its body (none for 204). */
 export type Responses = Partial<Record<number, z.ZodType | null>>;
 
-/** What a handler answers: one of the declared statuses, its body, and optional headers. */
+/** What a handler answers: one of the declared statuses, its body (JSON, or bytes sent as they are), and optional headers. */
 export type Reply<R extends Responses> = {
   [S in keyof R & number]: { status: S; body?: unknown; headers?: Record<string, string> };
 }[keyof R & number];
@@ -203,6 +203,8 @@ export function mountRoutes(router: Router, deps: AppDeps, routes: readonly Rout
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       res.status(reply.status);
       if (reply.body === undefined) res.end();
+      // Bytes (a screenshot's PNG) go as they are, under the content type the reply's headers name.
+      else if (reply.body instanceof Uint8Array) res.send(Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
       else res.json(reply.body);
     });
     router[r.method](r.path, ...chain);

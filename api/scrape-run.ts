@@ -33,11 +33,22 @@ export function runBody(run: RunLike, remaining: number) {
     elapsed_ms: run.elapsedMs,
     attempts: run.attempts,
     ...(stored.data !== undefined ? { data: stored.data } : {}),
-    ...(stored.html !== undefined && !request.selectors?.length ? { html: stored.html } : {}),
+    // The legacy document without selectors; with `formats`, the cleaned `html` when asked.
+    ...(stored.html !== undefined && (!request.selectors?.length || request.formats?.includes('html')) ? { html: stored.html } : {}),
+    ...formatFields(stored),
     headers: stored.headers ?? {},
     ...(stored.network !== undefined ? { network: stored.network } : {}),
     credits: { cost: run.cost, remaining },
   };
+}
+
+/** The format fields a result holds (docs/scraping.md "Output formats"), in the formats' order. */
+function formatFields(stored: Partial<StoredResult>) {
+  const fields: Partial<Pick<StoredResult, 'rawHtml' | 'markdown' | 'text' | 'links' | 'metadata' | 'screenshot'>> = {};
+  for (const name of ['rawHtml', 'markdown', 'text', 'links', 'metadata', 'screenshot'] as const) {
+    if (stored[name] !== undefined) Object.assign(fields, { [name]: stored[name] });
+  }
+  return fields;
 }
 
 export function failedRunBody(run: RunLike) {

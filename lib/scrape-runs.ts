@@ -137,6 +137,18 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       ]);
     },
 
+    /**
+     * Stores a run's screenshot (formats `screenshot`, `screenshot@fullPage`) before its result
+     * names it; a later attempt's replaces an earlier one's. Nothing when the run has finished.
+     */
+    async saveScreenshot(runId: string, png: Uint8Array, width: number, height: number): Promise<void> {
+      await sql.query(
+        `INSERT INTO scrape_screenshot ("runId", png, width, height) SELECT $1, $2, $3, $4 FROM scrape_run WHERE id = $1 AND status IN ${LIVE}
+         ON CONFLICT ("runId") DO UPDATE SET png = EXCLUDED.png, width = EXCLUDED.width, height = EXCLUDED.height, "createdAt" = now()`,
+        [runId, Buffer.from(png.buffer, png.byteOffset, png.byteLength), width, height],
+      );
+    },
+
     /** Records a success with its result; false when the run had already finished. */
     async succeed(runId: string, result: StoredResult, elapsedMs: number): Promise<boolean> {
       const rows = await sql.query(

@@ -19,6 +19,8 @@ export interface EngineSupport {
   capture_network: boolean;
   fill_form: boolean;
   wait_for: boolean;
+  /** `formats` naming `screenshot` or `screenshot@fullPage`. */
+  screenshot: boolean;
 }
 
 export interface EngineSpec {
@@ -46,13 +48,13 @@ export const SCRAPE_ENGINES = {
     price: 1,
     placement: 'with-workflow',
     activity: 'fetchPage',
-    supports: { post: true, capture_network: false, fill_form: false, wait_for: false },
+    supports: { post: true, capture_network: false, fill_form: false, wait_for: false, screenshot: false },
   },
   browser: {
     price: 5,
     placement: 'own-queue',
     activity: 'renderPage',
-    supports: { post: false, capture_network: true, fill_form: true, wait_for: true },
+    supports: { post: false, capture_network: true, fill_form: true, wait_for: true, screenshot: true },
     postHint: 'use fill_form to submit a form',
   },
 } as const satisfies Record<ScrapeMode, EngineSpec>;
@@ -62,6 +64,14 @@ export const OWN_QUEUE_MODES = SCRAPE_MODES.filter((mode) => SCRAPE_ENGINES[mode
 
 /** What `capture_network` adds to a scrape's price. */
 export const CAPTURE_NETWORK_PRICE = 1;
+
+/** What a screenshot (`formats` naming `screenshot` or `screenshot@fullPage`) adds; the other formats cost nothing more. */
+export const SCREENSHOT_PRICE = 1;
+
+/** `screenshot` or `screenshot@fullPage` (a request's `formats` entry). */
+export function isScreenshotFormat(format: unknown): boolean {
+  return format === 'screenshot' || format === 'screenshot@fullPage';
+}
 
 /** The task queue of an `own-queue` engine (`scrape-browser` for the browser engine). */
 export function engineQueue(prefix: string, mode: ScrapeMode): string {
@@ -81,7 +91,14 @@ export function modesSupporting(field: keyof EngineSupport): ScrapeMode[] {
   return SCRAPE_MODES.filter((mode) => SCRAPE_ENGINES[mode].supports[field]);
 }
 
-/** A scrape's price: its engine's, plus CAPTURE_NETWORK_PRICE with `capture_network`. */
-export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean }): number {
-  return SCRAPE_ENGINES[request.mode].price + (request.capture_network ? CAPTURE_NETWORK_PRICE : 0);
+/**
+ * A scrape's price: its engine's, plus CAPTURE_NETWORK_PRICE with `capture_network`, plus
+ * SCREENSHOT_PRICE with a screenshot format (docs/scraping.md "Price list").
+ */
+export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean; formats?: readonly unknown[] }): number {
+  return (
+    SCRAPE_ENGINES[request.mode].price +
+    (request.capture_network ? CAPTURE_NETWORK_PRICE : 0) +
+    (request.formats?.some(isScreenshotFormat) ? SCREENSHOT_PRICE : 0)
+  );
 }

@@ -14,10 +14,13 @@ import { assertValidCss, validateSelectors } from './selectors';
 import { PROXY_CHOICES } from './proxies';
 import { issueMessage } from '../api/validate';
 import { webhookSpecSchema } from '../lib/webhooks/spec';
-import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, modesSupporting } from './engines';
+import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, isScreenshotFormat, modesSupporting } from './engines';
+import { OUTPUT_FORMATS } from './types';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
+/** At most this many `include_tags` / `exclude_tags` each. */
+export const MAX_TAG_SELECTORS = 50;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  
@@ -51,6 +54,16 @@ const fillForm = z.strictObject({
 /** z.int() reports "must be a int" by default; its range checks keep the shared messages. */
 const integerError = (issue: { code?: string }) =>
   issue.code === 'invalid_type' || issue.code === 'invalid_format' ? 'must be an integer' : undefined;
+
+/** `formats` (docs/scraping.md "Output formats"): each at most once, one screenshot at most. */
+const formats = z
+  .array(z.enum(OUTPUT_FORMATS, { error: `must name formats among ${OUTPUT_FORMATS.join(', ')}` }))
+  .min(1)
+  .max(OUTPUT_FORMATS.length)
+  .refine((list) => new Set(list).size === list.length, { error: 'must not repeat a format' })
+  .refine((list) => list.filter(isScreenshotFormat).length <= 1, { error: 'may ask for one screenshot (screenshot or screenshot@fullPage)' });
+
+const tagSelectors = z.array(css).max(MAX_TAG_SELECTORS);
 
 const options = z.strictObject({
   retry_count: z.int({ error: integerError }).min(0).max(10).default(2),
@@ -86,6 +99,11 @@ export const scrapeRequestSchema = z.strictObject({
   wait_for: css.optional(),
   options: options.default({ retry_count: 2 }),
   async: z.boolean().default(false),
+  formats: formats.optional(),
+  /** Absent means true (kept absent so requests without it are stored as before). */
+  only_main_content: z.boolean().optional(),
+  include_tags: tagSelectors.optional(),
+  exclude_tags: tagSelectors.optional(),
   // Event webhooks (docs/webhooks.md): async requests only (see crossFieldProblems).
   webhook: webhookSpecSchema.optional(),
   // Outbound proxies (docs/scraping.md "Proxies"): "default" (also when absent) uses PROXY_URLS when set, "none" goes direct.
@@ -123,6 +141,10 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
       const given = field === 'capture_network' ? raw[field] === true : raw[field] !== undefined;
       if (given && !engine.supports[field]) problems.push({ path: [field], message: `is only available in ${modesSupporting(field).join(' or ')} mode` });
     }
+    const screenshot = Array.isArray(raw.formats) ? (raw.formats as unknown[]).find((f): f is string => isScreenshotFormat(f)) : undefined;
+    if (screenshot !== undefined && !engine.supports.screenshot) {
+      problems.push({ path: ['formats'], message: `"${screenshot}" is only available in ${modesSupporting('screenshot').join(' or ')} mode` });
+    }
   }
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
   if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });
@@ -137,7 +159,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
 /**
  * Validates and normalises a request body. Throws AppError BAD_REQUEST with every message
  * (string when one, array when several), or INVALID_SELECTOR naming the first bad CSS selector
- * (selectors, wait_for, fill_form selector/fields/submit).
+ * (selectors, include_tags, exclude_tags, wait_for, fill_form selector/fields/submit).
  */
 export function parseScrapeRequest(body: unknown): ScrapeRequest {
   const parsed = scrapeRequestSchema.safeParse(body);
@@ -148,6 +170,8 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   }
   const req = parsed.data;
   if (req.selectors) validateSelectors(req.selectors);
+  for (const tag of req.include_tags ?? []) assertValidCss(tag, 'include_tags selector');
+  for (const tag of req.exclude_tags ?? []) assertValidCss(tag, 'exclude_tags selector');
   if (req.wait_for !== undefined) assertValidCss(req.wait_for, 'wait_for selector');
   if (req.fill_form) {
     if (req.fill_form.selector !== undefined) assertValidCss(req.fill_form.selector, 'fill_form.selector');
@@ -158,4 +182,4 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
 }
 
 /** The price list and a request's cost live with the engines. */
-export { CAPTURE_NETWORK_PRICE, scrapeCost } from './engines';
+export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';

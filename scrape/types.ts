@@ -49,7 +49,58 @@ export interface NetworkEntry {
   error?: string;
 }
 
-export interface ScrapeResult {
+/**
+ * What a scrape can return besides selector results (`formats` of a request; docs/scraping.md
+ * "Output formats"). `screenshot` and `screenshot@fullPage` are browser-only.
+ */
+export const OUTPUT_FORMATS = ['rawHtml', 'html', 'markdown', 'text', 'links', 'metadata', 'screenshot', 'screenshot@fullPage'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** One link of the page (`links` format): absolute, without its fragment, once per URL. */
+export interface PageLink {
+  url: string;
+  /** The link's text, whitespace collapsed (else its aria-label, title or image alt). */
+  text: string;
+  /** The `rel` attribute as written, null without one. */
+  rel: string | null;
+}
+
+/**
+ * The `metadata` format: the named fields (null when the page has none), then every `og:*` and
+ * `twitter:*` meta tag under its own name (an array when repeated).
+ */
+export interface PageMetadata {
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  canonical: string | null;
+  favicon: string | null;
+  published_time: string | null;
+  status: number;
+  content_type: string | null;
+  final_url: string;
+  [ogOrTwitter: `og:${string}` | `twitter:${string}`]: string | string[];
+}
+
+/** The `screenshot` format as answered: the PNG is served at `url` to the run's owner. */
+export interface ScreenshotRef {
+  url: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/** The format fields of a result, named after the formats. */
+export interface FormatOutputs {
+  rawHtml?: string;
+  html?: string;
+  markdown?: string;
+  text?: string;
+  links?: PageLink[];
+  metadata?: PageMetadata;
+}
+
+export interface ScrapeResult extends FormatOutputs {
   /** The URL that was asked for. */
   url: string;
   /** The URL after redirects. */
@@ -60,12 +111,17 @@ export interface ScrapeResult {
   elapsed_ms: number;
   /** Response headers of the final document, lower-case names; repeated headers joined by ", " (set-cookie by "\n"). */
   headers: Record<string, string>;
-  /** The document, present when no selectors were given. */
+  /**
+   * Without `formats`: the document as received / rendered, present when no selectors were given.
+   * With `formats` naming `html`: the cleaned content (docs/scraping.md "Output formats").
+   */
   html?: string;
   /** One entry per requested selector, in request order, present when selectors were given. */
   data?: SelectorResult[];
   /** Browser mode with `capture_network` only. */
   network?: NetworkEntry[];
+  /** Browser mode with a screenshot format: the PNG, stored by the activity (never in a Temporal payload). */
+  screenshot?: { png: Uint8Array; width: number; height: number };
 }
 
 /** browser only: the `page.goto` event a scrape waits for before it reads the page. */
@@ -81,7 +137,9 @@ export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
  * field but `url` optional (tests and benches call engines directly), selectors as strings or
  * objects, and two browser-only options the API does not expose.
  */
-export type EngineRequest = Partial<Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network'>> & {
+export type EngineRequest = Partial<
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_tags' | 'exclude_tags'>
+> & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;
   /**
@@ -99,13 +157,14 @@ export type EngineRequest = Partial<Pick<ScrapeRequest, 'method' | 'headers' | '
 };
 
 /** The stored result of a successful scrape (scrape_run.result; GET /webhook/runs/:id shows it). */
-export interface StoredResult {
+export interface StoredResult extends FormatOutputs {
   final_url: string;
   status: number;
   headers: Record<string, string>;
   html?: string;
   data?: unknown[];
   network?: unknown[];
+  screenshot?: ScreenshotRef;
 }
 
 /** Per-call options shared by both engines' `scrape(req, opts)`. */

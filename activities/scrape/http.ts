@@ -24,7 +24,9 @@ import { checkTarget, createGuardedLookup, normalizeHost, resolvePublicHost } fr
 import type { ProxyEndpoint } from '../../scrape/proxies';
 import { openTunnel } from './proxy-tunnel';
 import { evaluateSelectors, validateSelectors } from '../../scrape/selectors';
+import { documentOutputs } from '../../scrape/formats';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
+import { decodeHtml } from '../../scrape/charset';
 
 export interface HttpEngineOptions {
   /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */
@@ -150,8 +152,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           elapsed_ms: 0,
           headers: responseHeaders,
         };
-        if (req.selectors && req.selectors.length > 0) result.data = evaluateSelectors(text, req.selectors, { baseUrl: url.href });
-        else result.html = text;
+        Object.assign(result, documentOutputs(req, text, { status: res.statusCode, headers: responseHeaders, finalUrl: url.href }));
         result.elapsed_ms = Math.round(performance.now() - started);
         return result;
       }
@@ -337,70 +338,8 @@ async function* inflateZlibOrRaw(source: AsyncIterable<Buffer>): AsyncGenerator<
   yield* rest.pipe(inflater) as AsyncIterable<Buffer>;
 }
 
-const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_.:-]+)/i;
-
-/**
- * Picks the charset: BOM, then the Content-Type charset, then (for HTML) `<meta charset>` or
- * `<meta http-equiv="Content-Type" content="...; charset=...">` in the first 4 KiB, else UTF-8
- * (falling back to windows-1252 when the bytes are not valid UTF-8).
- */
-export function detectCharset(bytes: Uint8Array, contentType: string | undefined): string | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  const fromHeader = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-  if (fromHeader && isSupportedCharset(fromHeader)) return fromHeader.toLowerCase();
-  const ct = (contentType ?? '').toLowerCase();
-  if (ct === '' || ct.includes('html') || ct.includes('xml')) {
-    const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1');
-    const fromMeta = META_CHARSET.exec(head)?.[1];
-    if (fromMeta && isSupportedCharset(fromMeta)) {
-      // A <meta> cannot really declare UTF-16 (it would not be readable as ASCII): HTML says UTF-8.
-      return /^utf-16/i.test(fromMeta) ? 'utf-8' : fromMeta.toLowerCase();
-    }
-  }
-  return undefined;
-}
-
-function isSupportedCharset(label: string): boolean {
-  try {
-    new TextDecoder(label);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function decodeBody(bytes: Uint8Array, contentType: string | undefined): string {
-  const charset = detectCharset(bytes, contentType);
-  if (charset) {
-    const decoder = new TextDecoder(charset);
-    return decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return decodeWindows1252(bytes);
-  }
-}
-
-/**
- * windows-1252 (which the Encoding Standard also uses for "iso-8859-1", "latin1", "ascii"):
- * Node 20's TextDecoder decodes it as ISO-8859-1, turning 0x80-0x9F (€, –, “ ...) into C1
- * control characters, so those 32 bytes are mapped here.
- */
-const CP1252_80_9F = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
-export function decodeWindows1252(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 8192) {
-    const codes = Array.from(bytes.subarray(i, i + 8192), (b) => (b >= 0x80 && b < 0xa0 ? CP1252_80_9F[b - 0x80]! : b));
-    out += String.fromCharCode(...codes);
-  }
-  return out;
-}
+/** The body's text, decoded as Chromium decodes it (scrape/charset.ts). */
+export const decodeBody = decodeHtml;
 
 // ---------------------------------------------------------------------------------------------
 // Errors

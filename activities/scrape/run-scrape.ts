@@ -137,6 +137,21 @@ async function startAttempt(
   return { debited: await noteDebit(deps, input, { applied: true, balanceAfter: start.balanceAfter }) };
 }
 
+/**
+ * What the run keeps of an engine's result (scrape_run.result, PostgreSQL, never a Temporal
+ * payload): the fields as the engine gave them, the screenshot's PNG in scrape_screenshot and
+ * its reference in the result.
+ */
+async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
+  const { final_url, status, headers, html, data, network, rawHtml, markdown, text, links, metadata, screenshot } = result;
+  const stored: StoredResult = { final_url, status, headers, html, data, network, rawHtml, markdown, text, links, metadata };
+  if (screenshot) {
+    await deps.runs.saveScreenshot(runId, screenshot.png, screenshot.width, screenshot.height);
+    stored.screenshot = { url: `/webhook/runs/${runId}/screenshot`, width: screenshot.width, height: screenshot.height, bytes: screenshot.png.byteLength };
+  }
+  return stored;
+}
+
 /** A run found finished when an attempt was about to start: its outcome, never a second scrape. */
 function outcomeOfFinished(run: FinishedRun): ScrapeActivityOutput {
   if (run.status === 'succeeded') {
@@ -180,7 +195,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if (isRetryableTargetStatus(result.status)) {
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
     }
-    const stored: StoredResult = { final_url: result.final_url, status: result.status, headers: result.headers, html: result.html, data: result.data, network: result.network };
+    const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result), signal);
     if (input.finishOnSuccess) {
       if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
         deps.runEvents?.finished(

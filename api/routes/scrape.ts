@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
 import { getBalance } from '../../lib/credit';
 import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
@@ -45,6 +47,23 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
           neverStarted: runNeverStarted,
           replay: (run) => replayScrapeRun(deps, auth, run, { async: body.async, deadline: keyed.deadline }),
         })) as Reply<typeof scrapeResponses>;
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/webhook/runs/:id/screenshot',
+      params: ['id'],
+      credential: 'apiKey',
+      tag: 'scraping',
+      summary: "A browser run's screenshot (`formats: [\"screenshot\"]`), as image/png; the run's owner only",
+      responses: { 200: z.string().meta({ format: 'binary' }) },
+      responseContentType: 'image/png',
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => {
+        ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id }, select: { userId: true } }), auth.userId, 'run');
+        const shot = await deps.db.scrapeScreenshot.findUnique({ where: { runId: params.id }, select: { png: true } });
+        if (!shot) throw new AppError('NOT_FOUND', 'This run has no screenshot');
+        return reply(200, shot.png, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
       },
     }),
     route({

@@ -41,7 +41,26 @@ export const runResultSchema = z
     attempts: z.int(),
     // One entry per selector, in the request's order (activities/scrape/types.ts, SelectorResult).
     data: z.array(selectorResultSchema).optional(),
+    // Without `formats`: the document; with `formats` naming html: the cleaned content (docs/scraping.md).
     html: z.string().optional(),
+    rawHtml: z.string().optional(),
+    markdown: z.string().optional(),
+    text: z.string().optional(),
+    links: z.array(z.object({ url: z.string(), text: z.string(), rel: z.string().nullable() })).optional(),
+    metadata: z
+      .looseObject({
+        title: z.string().nullable(),
+        description: z.string().nullable(),
+        language: z.string().nullable(),
+        canonical: z.string().nullable(),
+        favicon: z.string().nullable(),
+        published_time: z.string().nullable(),
+        status: z.int(),
+        content_type: z.string().nullable(),
+        final_url: z.string(),
+      })
+      .optional(),
+    screenshot: z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() }).optional(),
     headers: z.record(z.string(), z.unknown()),
     network: z.array(z.unknown()).optional(),
     credits: z.object({ cost: z.int(), remaining: z.int() }),

@@ -6,7 +6,8 @@ import { errors as pwErrors } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import { AppError } from '../../../lib/errors';
 import { GUARD_HEADER } from '../egress-proxy';
-import { evaluateSelectors } from '../../../scrape/selectors';
+import { documentOutputs } from '../../../scrape/formats';
+import { isScreenshotFormat } from '../../../scrape/engines';
 import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../../../scrape/types';
 import type { EngineRequest, ScrapeResult } from '../../../scrape/types';
 import { createScrapeGuard } from './context';
@@ -90,8 +91,9 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
     elapsed_ms: 0,
     headers: finalResponse ? await finalResponse.allHeaders() : {},
   };
-  if (req.selectors && req.selectors.length > 0) result.data = evaluateSelectors(html, req.selectors, { baseUrl: finalUrl });
-  else result.html = html;
+  Object.assign(result, documentOutputs(req, html, { status: result.status, headers: result.headers, finalUrl }));
+  const screenshot = req.formats?.find(isScreenshotFormat);
+  if (screenshot) result.screenshot = await takeScreenshot(page, screenshot === 'screenshot@fullPage', run);
   if (network) result.network = await network.collect();
   result.elapsed_ms = Math.round(performance.now() - run.started);
   return result;
@@ -123,6 +125,27 @@ async function contentWhenStable(page: Page, run: RunContext): Promise<string> {
       await page.waitForLoadState('load', { timeout: run.remaining() }).catch(() => undefined);
     }
   }
+}
+
+/** A full page is cut at this height (Chromium's own texture limit is 16 384 px). */
+export const MAX_SCREENSHOT_HEIGHT = 16_384;
+
+/** The page as a PNG: the viewport (1366×900), or the whole page up to MAX_SCREENSHOT_HEIGHT. */
+async function takeScreenshot(page: Page, fullPage: boolean, run: RunContext): Promise<{ png: Uint8Array; width: number; height: number }> {
+  const viewport = page.viewportSize() ?? { width: 1366, height: 900 };
+  let clip: { x: number; y: number; width: number; height: number } | undefined;
+  if (fullPage) {
+    const height = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0));
+    if (height > MAX_SCREENSHOT_HEIGHT) clip = { x: 0, y: 0, width: viewport.width, height: MAX_SCREENSHOT_HEIGHT };
+  }
+  const png = await page.screenshot({ type: 'png', fullPage, clip, timeout: run.remaining(), animations: 'disabled' });
+  return { png, ...pngSize(png) };
+}
+
+/** A PNG's size from its IHDR chunk (bytes 16–23, big-endian). */
+export function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
 /** Best effort: give late XHRs a moment (bounded by settleMs and the deadline). */
