@@ -23,7 +23,7 @@ import { AppError } from '../../lib/errors';
 import { checkTarget, createGuardedLookup, normalizeHost, resolvePublicHost } from '../../scrape/guard';
 import type { ProxyEndpoint } from '../../scrape/proxies';
 import { openTunnel } from './proxy-tunnel';
-import { evaluateSelectors, validateSelectors } from '../../scrape/selectors';
+import { validateSelectors } from '../../scrape/selectors';
 import { documentOutputs } from '../../scrape/formats';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 import { decodeHtml } from '../../scrape/charset';

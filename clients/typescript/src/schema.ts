@@ -367,6 +367,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/runs/{id}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A browser run's screenshot (`formats: ["screenshot"]`), as image/png; the run's owner only */
+        get: operations["getWebhookRunsIdScreenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/runs/{id}": {
         parameters: {
             query?: never;
@@ -989,6 +1006,33 @@ export interface components {
             attempts: number;
             data?: components["schemas"]["SelectorResult"][];
             html?: string;
+            rawHtml?: string;
+            markdown?: string;
+            text?: string;
+            links?: {
+                url: string;
+                text: string;
+                rel: string | null;
+            }[];
+            metadata?: {
+                title: string | null;
+                description: string | null;
+                language: string | null;
+                canonical: string | null;
+                favicon: string | null;
+                published_time: string | null;
+                status: number;
+                content_type: string | null;
+                final_url: string;
+            } & {
+                [key: string]: unknown;
+            };
+            screenshot?: {
+                url: string;
+                width: number;
+                height: number;
+                bytes: number;
+            };
             headers: {
                 [key: string]: unknown;
             };
@@ -2596,6 +2640,10 @@ export interface operations {
                     };
                     /** @default false */
                     async?: boolean;
+                    formats?: ("rawHtml" | "html" | "markdown" | "text" | "links" | "metadata" | "screenshot" | "screenshot@fullPage")[];
+                    only_main_content?: boolean;
+                    include_tags?: string[];
+                    exclude_tags?: string[];
                     webhook?: {
                         url: string;
                         events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
@@ -2736,6 +2784,82 @@ export interface operations {
             };
             /** @description - `TIMEOUT`: The work did not finish within the time limit (50 s for a synchronous call); the run id is in the body. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookRunsIdScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

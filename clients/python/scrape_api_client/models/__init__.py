@@ -168,6 +168,9 @@ from .post_webhook_unblocker_body_fill_form import PostWebhookUnblockerBodyFillF
 from .post_webhook_unblocker_body_fill_form_fields import (
     PostWebhookUnblockerBodyFillFormFields,
 )
+from .post_webhook_unblocker_body_formats_item import (
+    PostWebhookUnblockerBodyFormatsItem,
+)
 from .post_webhook_unblocker_body_headers import PostWebhookUnblockerBodyHeaders
 from .post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from .post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
@@ -189,7 +192,10 @@ from .queued_run_status import QueuedRunStatus
 from .scrape_result import ScrapeResult
 from .scrape_result_credits import ScrapeResultCredits
 from .scrape_result_headers import ScrapeResultHeaders
+from .scrape_result_links_item import ScrapeResultLinksItem
+from .scrape_result_metadata import ScrapeResultMetadata
 from .scrape_result_mode import ScrapeResultMode
+from .scrape_result_screenshot import ScrapeResultScreenshot
 from .scrape_run import ScrapeRun
 from .scrape_run_detail import ScrapeRunDetail
 from .scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
@@ -329,6 +335,7 @@ __all__ = (
     "PostWebhookUnblockerBodyBodyType1",
     "PostWebhookUnblockerBodyFillForm",
     "PostWebhookUnblockerBodyFillFormFields",
+    "PostWebhookUnblockerBodyFormatsItem",
     "PostWebhookUnblockerBodyHeaders",
     "PostWebhookUnblockerBodyMethod",
     "PostWebhookUnblockerBodyMode",
@@ -344,7 +351,10 @@ __all__ = (
     "ScrapeResult",
     "ScrapeResultCredits",
     "ScrapeResultHeaders",
+    "ScrapeResultLinksItem",
+    "ScrapeResultMetadata",
     "ScrapeResultMode",
+    "ScrapeResultScreenshot",
     "ScrapeRun",
     "ScrapeRunDetail",
     "ScrapeRunDetailErrorType0",

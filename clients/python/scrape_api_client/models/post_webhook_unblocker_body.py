@@ -5,6 +5,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.post_webhook_unblocker_body_formats_item import (
+    PostWebhookUnblockerBodyFormatsItem,
+)
 from ..models.post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from ..models.post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
 from ..models.post_webhook_unblocker_body_proxy import PostWebhookUnblockerBodyProxy
@@ -49,6 +52,10 @@ class PostWebhookUnblockerBody:
         wait_for (str | Unset):
         options (PostWebhookUnblockerBodyOptions | Unset):
         async_ (bool | Unset):  Default: False.
+        formats (list[PostWebhookUnblockerBodyFormatsItem] | Unset):
+        only_main_content (bool | Unset):
+        include_tags (list[str] | Unset):
+        exclude_tags (list[str] | Unset):
         webhook (PostWebhookUnblockerBodyWebhook | Unset):
         proxy (PostWebhookUnblockerBodyProxy | Unset):
     """
@@ -64,6 +71,10 @@ class PostWebhookUnblockerBody:
     wait_for: str | Unset = UNSET
     options: PostWebhookUnblockerBodyOptions | Unset = UNSET
     async_: bool | Unset = False
+    formats: list[PostWebhookUnblockerBodyFormatsItem] | Unset = UNSET
+    only_main_content: bool | Unset = UNSET
+    include_tags: list[str] | Unset = UNSET
+    exclude_tags: list[str] | Unset = UNSET
     webhook: PostWebhookUnblockerBodyWebhook | Unset = UNSET
     proxy: PostWebhookUnblockerBodyProxy | Unset = UNSET
 
@@ -124,6 +135,23 @@ class PostWebhookUnblockerBody:
 
         async_ = self.async_
 
+        formats: list[str] | Unset = UNSET
+        if not isinstance(self.formats, Unset):
+            formats = []
+            for formats_item_data in self.formats:
+                formats_item = formats_item_data.value
+                formats.append(formats_item)
+
+        only_main_content = self.only_main_content
+
+        include_tags: list[str] | Unset = UNSET
+        if not isinstance(self.include_tags, Unset):
+            include_tags = self.include_tags
+
+        exclude_tags: list[str] | Unset = UNSET
+        if not isinstance(self.exclude_tags, Unset):
+            exclude_tags = self.exclude_tags
+
         webhook: dict[str, Any] | Unset = UNSET
         if not isinstance(self.webhook, Unset):
             webhook = self.webhook.to_dict()
@@ -159,6 +187,14 @@ class PostWebhookUnblockerBody:
             field_dict["options"] = options
         if async_ is not UNSET:
             field_dict["async"] = async_
+        if formats is not UNSET:
+            field_dict["formats"] = formats
+        if only_main_content is not UNSET:
+            field_dict["only_main_content"] = only_main_content
+        if include_tags is not UNSET:
+            field_dict["include_tags"] = include_tags
+        if exclude_tags is not UNSET:
+            field_dict["exclude_tags"] = exclude_tags
         if webhook is not UNSET:
             field_dict["webhook"] = webhook
         if proxy is not UNSET:
@@ -275,6 +311,21 @@ class PostWebhookUnblockerBody:
 
         async_ = d.pop("async", UNSET)
 
+        _formats = d.pop("formats", UNSET)
+        formats: list[PostWebhookUnblockerBodyFormatsItem] | Unset = UNSET
+        if _formats is not UNSET:
+            formats = []
+            for formats_item_data in _formats:
+                formats_item = PostWebhookUnblockerBodyFormatsItem(formats_item_data)
+
+                formats.append(formats_item)
+
+        only_main_content = d.pop("only_main_content", UNSET)
+
+        include_tags = cast(list[str], d.pop("include_tags", UNSET))
+
+        exclude_tags = cast(list[str], d.pop("exclude_tags", UNSET))
+
         _webhook = d.pop("webhook", UNSET)
         webhook: PostWebhookUnblockerBodyWebhook | Unset
         if isinstance(_webhook, Unset):
@@ -301,6 +352,10 @@ class PostWebhookUnblockerBody:
             wait_for=wait_for,
             options=options,
             async_=async_,
+            formats=formats,
+            only_main_content=only_main_content,
+            include_tags=include_tags,
+            exclude_tags=exclude_tags,
             webhook=webhook,
             proxy=proxy,
         )

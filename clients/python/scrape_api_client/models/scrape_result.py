@@ -12,6 +12,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.scrape_result_credits import ScrapeResultCredits
     from ..models.scrape_result_headers import ScrapeResultHeaders
+    from ..models.scrape_result_links_item import ScrapeResultLinksItem
+    from ..models.scrape_result_metadata import ScrapeResultMetadata
+    from ..models.scrape_result_screenshot import ScrapeResultScreenshot
     from ..models.selector_result import SelectorResult
 
 
@@ -33,6 +36,12 @@ class ScrapeResult:
         credits_ (ScrapeResultCredits):
         data (list[SelectorResult] | Unset):
         html (str | Unset):
+        raw_html (str | Unset):
+        markdown (str | Unset):
+        text (str | Unset):
+        links (list[ScrapeResultLinksItem] | Unset):
+        metadata (ScrapeResultMetadata | Unset):
+        screenshot (ScrapeResultScreenshot | Unset):
         network (list[Any] | Unset):
     """
 
@@ -47,6 +56,12 @@ class ScrapeResult:
     credits_: ScrapeResultCredits
     data: list[SelectorResult] | Unset = UNSET
     html: str | Unset = UNSET
+    raw_html: str | Unset = UNSET
+    markdown: str | Unset = UNSET
+    text: str | Unset = UNSET
+    links: list[ScrapeResultLinksItem] | Unset = UNSET
+    metadata: ScrapeResultMetadata | Unset = UNSET
+    screenshot: ScrapeResultScreenshot | Unset = UNSET
     network: list[Any] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -80,6 +95,27 @@ class ScrapeResult:
 
         html = self.html
 
+        raw_html = self.raw_html
+
+        markdown = self.markdown
+
+        text = self.text
+
+        links: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.links, Unset):
+            links = []
+            for links_item_data in self.links:
+                links_item = links_item_data.to_dict()
+                links.append(links_item)
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        screenshot: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.screenshot, Unset):
+            screenshot = self.screenshot.to_dict()
+
         network: list[Any] | Unset = UNSET
         if not isinstance(self.network, Unset):
             network = self.network
@@ -103,6 +139,18 @@ class ScrapeResult:
             field_dict["data"] = data
         if html is not UNSET:
             field_dict["html"] = html
+        if raw_html is not UNSET:
+            field_dict["rawHtml"] = raw_html
+        if markdown is not UNSET:
+            field_dict["markdown"] = markdown
+        if text is not UNSET:
+            field_dict["text"] = text
+        if links is not UNSET:
+            field_dict["links"] = links
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if screenshot is not UNSET:
+            field_dict["screenshot"] = screenshot
         if network is not UNSET:
             field_dict["network"] = network
 
@@ -112,6 +160,9 @@ class ScrapeResult:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.scrape_result_credits import ScrapeResultCredits
         from ..models.scrape_result_headers import ScrapeResultHeaders
+        from ..models.scrape_result_links_item import ScrapeResultLinksItem
+        from ..models.scrape_result_metadata import ScrapeResultMetadata
+        from ..models.scrape_result_screenshot import ScrapeResultScreenshot
         from ..models.selector_result import SelectorResult
 
         d = dict(src_dict)
@@ -154,6 +205,35 @@ class ScrapeResult:
 
         html = d.pop("html", UNSET)
 
+        raw_html = d.pop("rawHtml", UNSET)
+
+        markdown = d.pop("markdown", UNSET)
+
+        text = d.pop("text", UNSET)
+
+        _links = d.pop("links", UNSET)
+        links: list[ScrapeResultLinksItem] | Unset = UNSET
+        if _links is not UNSET:
+            links = []
+            for links_item_data in _links:
+                links_item = ScrapeResultLinksItem.from_dict(links_item_data)
+
+                links.append(links_item)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: ScrapeResultMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = ScrapeResultMetadata.from_dict(_metadata)
+
+        _screenshot = d.pop("screenshot", UNSET)
+        screenshot: ScrapeResultScreenshot | Unset
+        if isinstance(_screenshot, Unset):
+            screenshot = UNSET
+        else:
+            screenshot = ScrapeResultScreenshot.from_dict(_screenshot)
+
         network = cast(list[Any], d.pop("network", UNSET))
 
         scrape_result = cls(
@@ -168,6 +248,12 @@ class ScrapeResult:
             credits_=credits_,
             data=data,
             html=html,
+            raw_html=raw_html,
+            markdown=markdown,
+            text=text,
+            links=links,
+            metadata=metadata,
+            screenshot=screenshot,
             network=network,
         )
 
