@@ -1,4 +1,5 @@
 from http import HTTPStatus
+from io import BytesIO
 from typing import Any
 from urllib.parse import quote
 
@@ -7,7 +8,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
-from ...types import Response
+from ...types import File, Response
 
 
 def _get_kwargs(
@@ -26,7 +27,12 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | None:
+) -> ErrorBody | File | None:
+    if response.status_code == 200:
+        response_200 = File(payload=BytesIO(response.content))
+
+        return response_200
+
     if response.status_code == 401:
         response_401 = ErrorBody.from_dict(response.json())
 
@@ -65,7 +71,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody]:
+) -> Response[ErrorBody | File]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +84,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorBody]:
+) -> Response[ErrorBody | File]:
     """A browser run's screenshot (`formats: ["screenshot"]`), as image/png; the run's owner only
 
     Args:
@@ -89,7 +95,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody]
+        Response[ErrorBody | File]
     """
 
     kwargs = _get_kwargs(
@@ -107,7 +113,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> ErrorBody | None:
+) -> ErrorBody | File | None:
     """A browser run's screenshot (`formats: ["screenshot"]`), as image/png; the run's owner only
 
     Args:
@@ -118,7 +124,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody
+        ErrorBody | File
     """
 
     return sync_detailed(
@@ -131,7 +137,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorBody]:
+) -> Response[ErrorBody | File]:
     """A browser run's screenshot (`formats: ["screenshot"]`), as image/png; the run's owner only
 
     Args:
@@ -142,7 +148,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody]
+        Response[ErrorBody | File]
     """
 
     kwargs = _get_kwargs(
@@ -158,7 +164,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> ErrorBody | None:
+) -> ErrorBody | File | None:
     """A browser run's screenshot (`formats: ["screenshot"]`), as image/png; the run's owner only
 
     Args:
@@ -169,7 +175,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody
+        ErrorBody | File
     """
 
     return (
