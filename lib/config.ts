@@ -74,6 +74,18 @@ export function defaultChromiumPath(): string {
   return CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate)) ?? CHROMIUM_CANDIDATES[0];
 }
 
+/** A comma-separated list (empty items dropped), lower-cased when asked. */
+const commaList = (lowerCase: boolean) =>
+  z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((item) => (lowerCase ? item.trim().toLowerCase() : item.trim()))
+        .filter(Boolean),
+    );
+
 const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
 
 const configSchema = z.object({
@@ -107,28 +119,12 @@ const configSchema = z.object({
   BROWSER_RECYCLE_PAGES: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),
   FREE_CREDITS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(100),
   ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
-  BLACKLIST_HOSTS: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  BLACKLIST_HOSTS: commaList(true),
   SYNC_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(50_000),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   BETTER_AUTH_URL: z.string().url('must be a URL').optional(),
   /** Extra origins allowed to call the auth routes from a browser (comma-separated). */
-  TRUSTED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    ),
+  TRUSTED_ORIGINS: commaList(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Enables POST /diagnostics/echo, a route that runs a trivial workflow (wiring checks). */
   DIAGNOSTICS_ENABLED: booleanFlag.default(false),
@@ -214,15 +210,7 @@ const configSchema = z.object({
    * Addresses (IP literals, comma-separated) a webhook may reach although they are private or
    * loopback (a receiver on the same host or network). ALLOW_PRIVATE_TARGETS does not apply to webhooks.
    */
-  WEBHOOK_PRIVATE_ALLOWLIST: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  WEBHOOK_PRIVATE_ALLOWLIST: commaList(true),
   /** How long an API process trusts its knowledge of whether an account has webhook endpoints (async scrapes read it). */
   WEBHOOK_ENDPOINT_CACHE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
   /** Length of a subscription period (default 30 days); short in tests. */

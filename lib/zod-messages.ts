@@ -34,3 +34,23 @@ export function installZodMessages(): void {
   installed = true;
   z.config({ customError: (issue) => describe(issue) });
 }
+
+/** An absolute http(s) URL of at most `maxLength` characters (trimmed), with the spec's messages. */
+export function absoluteHttpUrl(maxLength: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, { error: 'is required' })
+    .max(maxLength)
+    .refine(
+      (u) => {
+        try {
+          const p = new URL(u).protocol;
+          return p === 'http:' || p === 'https:';
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an absolute http(s) URL' },
+    );
+}

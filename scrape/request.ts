@@ -9,6 +9,7 @@
  * (INVALID_SELECTOR, also 400), so no work starts for a request that cannot succeed.
  */
 import { z } from 'zod';
+import { absoluteHttpUrl } from '../lib/zod-messages';
 import { AppError } from '../lib/errors';
 import { assertValidCss, validateSelectors } from './selectors';
 import { PROXY_CHOICES } from './proxies';
@@ -70,22 +71,7 @@ const options = z.strictObject({
   timeout_ms: z.int({ error: integerError }).min(1).max(MAX_TIMEOUT_MS).optional(),
 });
 
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1, { error: 'is required' })
-  .max(8192)
-  .refine(
-    (u) => {
-      try {
-        const p = new URL(u).protocol;
-        return p === 'http:' || p === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an absolute http(s) URL' },
-  );
+const httpUrl = absoluteHttpUrl(8192);
 
 export const scrapeRequestSchema = z.strictObject({
   url: httpUrl,

@@ -4,6 +4,7 @@
  * Node built-ins: the scrape request schema (scrape/request.ts) and workflows import it.
  */
 import { z } from 'zod';
+import { absoluteHttpUrl } from '../zod-messages';
 
 export const WEBHOOK_EVENT_TYPES = ['scrape.completed', 'scrape.failed', 'flow.run.completed', 'flow.run.failed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -11,22 +12,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** A request's `metadata` is echoed in every event of the request: small on purpose. */
 export const WEBHOOK_METADATA_MAX_BYTES = 4096;
 
-export const webhookUrlSchema = z
-  .string()
-  .trim()
-  .min(1, { error: 'is required' })
-  .max(2048)
-  .refine(
-    (u) => {
-      try {
-        const p = new URL(u).protocol;
-        return p === 'http:' || p === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an absolute http(s) URL' },
-  );
+export const webhookUrlSchema = absoluteHttpUrl(2048);
 
 export const webhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
