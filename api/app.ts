@@ -22,6 +22,7 @@ import { diagnosticsRouteTable } from './routes/diagnostics';
 import { docsRouteTable } from './routes/docs';
 import { flowRouteTable } from './routes/flows';
 import { healthRouteTable } from './routes/health';
+import { pricingRouteTable } from './routes/pricing';
 import { notificationRouteTable } from './routes/notifications';
 import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
@@ -75,7 +76,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   const payments = paymentProviderFromConfig(deps.config);
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};
-  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...dashboardRouteTable()];
+  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...pricingRouteTable(), ...dashboardRouteTable()];
   // Routes that read the raw request (the auth library, payment webhooks): mounted before express.json.
   const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
   const json = [

@@ -161,13 +161,19 @@ describe.each(['http', 'browser'] as const)('%s mode', (mode) => {
 });
 
 describe('screenshot (browser only)', () => {
-  it('answers {url, width, height, bytes}, serves the PNG to the owner only and costs 1 credit more', async () => {
+  it('answers {url, width, height, bytes}, serves the PNG to the owner only and costs 1 credit more, as GET /pricing says', async () => {
+    // The price list (no credential) says what the debit takes: browser 5 + screenshot 1, other formats 0.
+    const pricing = await fetch(`${stack.baseUrl}/pricing`);
+    expect(pricing.status).toBe(200);
+    const prices = (await pricing.json()) as { scrape: { modes: Record<string, number>; extras: { screenshot: number }; formats: number } };
+    const price = prices.scrape.modes.browser! + prices.scrape.extras.screenshot + prices.scrape.formats;
+    expect(price).toBe(6);
     const before = await balanceOf(stack.databaseUrl, account.userId);
     const { status, body } = await scrape({ url: `${fixtures.url}/article`, mode: 'browser', formats: ['screenshot', 'metadata'] });
     expect(status).toBe(200);
     expect(body.screenshot).toEqual({ url: `/webhook/runs/${String(body.id)}/screenshot`, width: 1366, height: 900, bytes: expect.any(Number) as number });
-    expect(body.credits).toEqual({ cost: 6, remaining: before - 6 });
-    expect((await ledgerOf(stack.databaseUrl, account.userId)).filter((r) => r.runId === body.id).map((r) => r.amount)).toEqual([-6]);
+    expect(body.credits).toEqual({ cost: price, remaining: before - price });
+    expect((await ledgerOf(stack.databaseUrl, account.userId)).filter((r) => r.runId === body.id).map((r) => r.amount)).toEqual([-price]);
 
     const png = await fetch(`${stack.baseUrl}${body.screenshot!.url}`, { headers: { 'x-api-key': account.apiKey } });
     expect(png.status).toBe(200);

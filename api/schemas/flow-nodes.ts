@@ -10,6 +10,8 @@ import type { FlowNodeType } from '../../workflows/definitions';
 export interface FlowNodePricing {
   /** Credits the node costs for sure, known from its config (each scrape debits its own price when it runs). */
   minimumCost(config: Record<string, unknown>): number;
+  /** What the node spends, in words, for the price list (GET /pricing). */
+  spends: string;
 }
 
 function scrapeNodeCost(config: Record<string, unknown>): number {
@@ -18,9 +20,9 @@ function scrapeNodeCost(config: Record<string, unknown>): number {
 }
 
 export const FLOW_NODE_PRICING = {
-  scrape: { minimumCost: scrapeNodeCost },
+  scrape: { minimumCost: scrapeNodeCost, spends: 'the price of its scrape request, when it runs' },
   // Its items' prices, as they run: unknown up front.
-  foreach: { minimumCost: () => 0 },
-  delay: { minimumCost: () => 0 },
-  webhook: { minimumCost: () => 0 },
+  foreach: { minimumCost: () => 0, spends: 'the price of each scrape its items run' },
+  delay: { minimumCost: () => 0, spends: 'nothing' },
+  webhook: { minimumCost: () => 0, spends: 'nothing' },
 } satisfies Record<FlowNodeType, FlowNodePricing>;

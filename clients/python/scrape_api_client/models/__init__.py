@@ -71,6 +71,11 @@ from .get_flows_id_runs_response_200 import GetFlowsIdRunsResponse200
 from .get_flows_response_200 import GetFlowsResponse200
 from .get_healthz_response_200 import GetHealthzResponse200
 from .get_openapi_json_response_200 import GetOpenapiJsonResponse200
+from .get_pricing_response_200 import GetPricingResponse200
+from .get_pricing_response_200_flow_nodes import GetPricingResponse200FlowNodes
+from .get_pricing_response_200_scrape import GetPricingResponse200Scrape
+from .get_pricing_response_200_scrape_extras import GetPricingResponse200ScrapeExtras
+from .get_pricing_response_200_scrape_modes import GetPricingResponse200ScrapeModes
 from .get_readyz_response_200 import GetReadyzResponse200
 from .get_readyz_response_200_checks import GetReadyzResponse200Checks
 from .get_readyz_response_503 import GetReadyzResponse503
@@ -274,6 +279,11 @@ __all__ = (
     "GetFlowsResponse200",
     "GetHealthzResponse200",
     "GetOpenapiJsonResponse200",
+    "GetPricingResponse200",
+    "GetPricingResponse200FlowNodes",
+    "GetPricingResponse200Scrape",
+    "GetPricingResponse200ScrapeExtras",
+    "GetPricingResponse200ScrapeModes",
     "GetReadyzResponse200",
     "GetReadyzResponse200Checks",
     "GetReadyzResponse503",

@@ -1,0 +1,51 @@
+/**
+ * `GET /pricing`: the credit price list, read from the registries that charge (scrape/engines.ts
+ * for a scrape and its extras, api/schemas/flow-nodes.ts for flow nodes), so what it says is what
+ * the 402 check and the debit use (docs/scraping.md "Price list").
+ */
+import { z } from 'zod';
+import { CAPTURE_NETWORK_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
+import { type Route, reply, route } from '../route-table';
+
+const priceListSchema = z.object({
+  unit: z.literal('credit'),
+  scrape: z.object({
+    /** Credits per scrape of each mode. */
+    modes: z.record(z.string(), z.int()),
+    /** Added to the mode's price when the request asks for it. */
+    extras: z.object({ capture_network: z.int(), screenshot: z.int() }),
+    /** Formats other than the screenshot cost nothing more. */
+    formats: z.int(),
+  }),
+  flow_nodes: z.record(z.string(), z.string()),
+  refunds: z.string(),
+});
+
+export function priceList(): z.infer<typeof priceListSchema> {
+  return {
+    unit: 'credit',
+    scrape: {
+      modes: Object.fromEntries(SCRAPE_MODES.map((mode: ScrapeMode) => [mode, SCRAPE_ENGINES[mode].price])),
+      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE },
+      formats: 0,
+    },
+    flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),
+    refunds: 'a scrape whose every attempt failed is refunded in full; a 402 or 429 answer charges nothing',
+  };
+}
+
+export function pricingRouteTable(): Route[] {
+  return [
+    route({
+      method: 'get',
+      path: '/pricing',
+      credential: 'none',
+      tag: 'scraping',
+      summary: 'The credit price list: per scrape mode, its extras, and what flow nodes spend',
+      responses: { 200: priceListSchema },
+      errors: [],
+      handler: () => reply(200, priceList()),
+    }),
+  ];
+}

@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.get_pricing_response_200_flow_nodes import (
+        GetPricingResponse200FlowNodes,
+    )
+    from ..models.get_pricing_response_200_scrape import GetPricingResponse200Scrape
+
+
+T = TypeVar("T", bound="GetPricingResponse200")
+
+
+@_attrs_define
+class GetPricingResponse200:
+    """
+    Attributes:
+        unit (Literal['credit']):
+        scrape (GetPricingResponse200Scrape):
+        flow_nodes (GetPricingResponse200FlowNodes):
+        refunds (str):
+    """
+
+    unit: Literal["credit"]
+    scrape: GetPricingResponse200Scrape
+    flow_nodes: GetPricingResponse200FlowNodes
+    refunds: str
+
+    def to_dict(self) -> dict[str, Any]:
+        unit = self.unit
+
+        scrape = self.scrape.to_dict()
+
+        flow_nodes = self.flow_nodes.to_dict()
+
+        refunds = self.refunds
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "unit": unit,
+                "scrape": scrape,
+                "flow_nodes": flow_nodes,
+                "refunds": refunds,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.get_pricing_response_200_flow_nodes import (
+            GetPricingResponse200FlowNodes,
+        )
+        from ..models.get_pricing_response_200_scrape import GetPricingResponse200Scrape
+
+        d = dict(src_dict)
+        unit = cast(Literal["credit"], d.pop("unit"))
+        if unit != "credit":
+            raise ValueError(f"unit must match const 'credit', got '{unit}'")
+
+        scrape = GetPricingResponse200Scrape.from_dict(d.pop("scrape"))
+
+        flow_nodes = GetPricingResponse200FlowNodes.from_dict(d.pop("flow_nodes"))
+
+        refunds = d.pop("refunds")
+
+        get_pricing_response_200 = cls(
+            unit=unit,
+            scrape=scrape,
+            flow_nodes=flow_nodes,
+            refunds=refunds,
+        )
+
+        return get_pricing_response_200

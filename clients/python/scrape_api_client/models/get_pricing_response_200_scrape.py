@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.get_pricing_response_200_scrape_extras import (
+        GetPricingResponse200ScrapeExtras,
+    )
+    from ..models.get_pricing_response_200_scrape_modes import (
+        GetPricingResponse200ScrapeModes,
+    )
+
+
+T = TypeVar("T", bound="GetPricingResponse200Scrape")
+
+
+@_attrs_define
+class GetPricingResponse200Scrape:
+    """
+    Attributes:
+        modes (GetPricingResponse200ScrapeModes):
+        extras (GetPricingResponse200ScrapeExtras):
+        formats (int):
+    """
+
+    modes: GetPricingResponse200ScrapeModes
+    extras: GetPricingResponse200ScrapeExtras
+    formats: int
+
+    def to_dict(self) -> dict[str, Any]:
+        modes = self.modes.to_dict()
+
+        extras = self.extras.to_dict()
+
+        formats = self.formats
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "modes": modes,
+                "extras": extras,
+                "formats": formats,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.get_pricing_response_200_scrape_extras import (
+            GetPricingResponse200ScrapeExtras,
+        )
+        from ..models.get_pricing_response_200_scrape_modes import (
+            GetPricingResponse200ScrapeModes,
+        )
+
+        d = dict(src_dict)
+        modes = GetPricingResponse200ScrapeModes.from_dict(d.pop("modes"))
+
+        extras = GetPricingResponse200ScrapeExtras.from_dict(d.pop("extras"))
+
+        formats = d.pop("formats")
+
+        get_pricing_response_200_scrape = cls(
+            modes=modes,
+            extras=extras,
+            formats=formats,
+        )
+
+        return get_pricing_response_200_scrape
