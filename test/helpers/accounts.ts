@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from './database';
+import { testFetch } from './http';
 
 export interface TestAccount {
   email: string;
@@ -22,7 +23,7 @@ function sessionCookie(res: Response): string {
 export async function createAccount(baseUrl: string, options: { prefix?: string } = {}): Promise<TestAccount> {
   const email = `user-${randomBytes(5).toString('hex')}@example.test`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
-  const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+  const signUp = await testFetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password, name: 'Test User' }),
@@ -30,7 +31,7 @@ export async function createAccount(baseUrl: string, options: { prefix?: string 
   if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
   const cookie = sessionCookie(signUp);
   const userId = ((await signUp.json()) as { user: { id: string } }).user.id;
-  const created = await fetch(`${baseUrl}/api/users/create-api-keys`, {
+  const created = await testFetch(`${baseUrl}/api/users/create-api-keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ name: 'tests', prefix: options.prefix ?? 'sk_test_' }),
@@ -45,7 +46,7 @@ export { sql };
 /** Polls GET /webhook/runs/:id until the run has finished (at most 150 × 200 ms). */
 export async function waitForRun(baseUrl: string, apiKey: string, id: string): Promise<{ status: string } & Record<string, unknown>> {
   for (let i = 0; i < 150; i++) {
-    const run = (await (await fetch(`${baseUrl}/webhook/runs/${id}`, { headers: { 'x-api-key': apiKey } })).json()) as { status: string } & Record<string, unknown>;
+    const run = (await (await testFetch(`${baseUrl}/webhook/runs/${id}`, { headers: { 'x-api-key': apiKey } })).json()) as { status: string } & Record<string, unknown>;
     if (run.status === 'succeeded' || run.status === 'failed') return run;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,4 +1,23 @@
 /** The JSON HTTP caller of the end-to-end tests. */
+import { Agent } from 'undici';
+
+let ownConnections: Agent | undefined;
+
+/**
+ * From now on, every request of these helpers (and `testFetch`) goes on a connection of its own,
+ * closed after its answer, instead of a pooled keep-alive one; `false` restores pooling. For a
+ * test that talks through a TCP balancer (the cluster topology): a pooled connection idle at the
+ * moment its replica closes it would fail the next request ("other side closed").
+ */
+export async function useOwnConnections(on: boolean): Promise<void> {
+  await ownConnections?.close();
+  ownConnections = on ? new Agent({ pipelining: 0 }) : undefined;
+}
+
+/** `fetch`, on a connection of its own after `useOwnConnections(true)`. */
+export function testFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, ownConnections ? ({ ...init, dispatcher: ownConnections } as RequestInit) : init);
+}
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -18,12 +37,20 @@ export interface FullAnswer extends Answer {
  * caller sets the headers), and answers the status, headers, text and parsed body.
  */
 export async function request(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<FullAnswer> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await testFetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    text = await res.text();
+  } catch (error) {
+    // fetch's own error names no request (its stack ends in undici): say which one failed.
+    const cause = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.name}: ${error.cause.message})` : ''}` : String(error);
+    throw new Error(`${method} ${baseUrl}${path} failed: ${cause}`, { cause: error });
+  }
   return { status: res.status, headers: res.headers, text, body: (text ? JSON.parse(text) : undefined) as Json };
 }
 
