@@ -14,9 +14,19 @@ export async function useOwnConnections(on: boolean): Promise<void> {
   ownConnections = on ? new Agent({ pipelining: 0 }) : undefined;
 }
 
-/** `fetch`, on a connection of its own after `useOwnConnections(true)`. */
-export function testFetch(url: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(url, ownConnections ? ({ ...init, dispatcher: ownConnections } as RequestInit) : init);
+/** `fetch`, on a connection of its own after `useOwnConnections(true)`; a failure names the request. */
+export async function testFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, ownConnections ? ({ ...init, dispatcher: ownConnections } as RequestInit) : init);
+  } catch (error) {
+    throw namedFailure(init.method ?? 'GET', url, error);
+  }
+}
+
+/** fetch's own error names no request (its stack ends in undici): say which one failed. */
+function namedFailure(method: string, url: string, error: unknown): Error {
+  const cause = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.name}: ${error.cause.message})` : ''}` : String(error);
+  return new Error(`${method} ${url} failed: ${cause}`, { cause: error });
 }
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -47,9 +57,8 @@ export async function request(baseUrl: string, method: string, path: string, hea
     });
     text = await res.text();
   } catch (error) {
-    // fetch's own error names no request (its stack ends in undici): say which one failed.
-    const cause = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.name}: ${error.cause.message})` : ''}` : String(error);
-    throw new Error(`${method} ${baseUrl}${path} failed: ${cause}`, { cause: error });
+    // The body's read may fail too (a connection cut mid-answer): named the same way.
+    throw error instanceof Error && error.message.startsWith(`${method} `) ? error : namedFailure(method, `${baseUrl}${path}`, error);
   }
   return { status: res.status, headers: res.headers, text, body: (text ? JSON.parse(text) : undefined) as Json };
 }
