@@ -132,6 +132,29 @@ describe('POST /map', () => {
     expect(ledger.map((r) => [r.reason, r.amount]).sort()).toEqual([['debit', -1], ['refund', 1]]);
   });
 
+  it('a map cancelled from Temporal while its page is fetched: recorded cancelled and refunded, answered 409', async () => {
+    site.setPageDelay(120_000);
+    try {
+      const pending = map({ url: `${site.url}/docs/3`, sitemap: 'skip' });
+      const rowOf = async () => (await sql<{ id: string; workflowId: string; status: string; error: { code: string; refunded: boolean } | null }>(stack.databaseUrl, `SELECT id, "workflowId", status::text AS status, error FROM scrape_run WHERE url = $1 ORDER BY "createdAt" DESC LIMIT 1`, [`${site.url}/docs/3`]))[0];
+      await waitFor('the map under way (debited, the page requested)', async () => (await rowOf())?.status === 'running' && site.hits('/docs/3') === 1);
+      expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(99);
+      const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+      try {
+        await new Client({ connection }).workflow.getHandle((await rowOf())!.workflowId).cancel();
+      } finally {
+        await connection.close();
+      }
+      const { status, body } = await pending;
+      expect(status).toBe(409);
+      expect(body).toMatchObject({ code: 'CANCELLED' });
+      expect(await rowOf()).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED', refunded: true } });
+      expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(100);
+    } finally {
+      site.setPageDelay(0);
+    }
+  });
+
   it('422 listing every problem, 402 without a credit, 401 without a key: no run recorded', async () => {
     const runsBefore = await runCount();
     const bad = await map({ url: 'ftp://example.com/', limit: 0, sitemap: 'sometimes', include_subdomains: 'yes', extra: 1 });
