@@ -92,8 +92,10 @@ export function storableDocument(html: string): string {
  * The result fields an engine derives from its document `html`: `data` (selectors), the legacy
  * `html` (no formats, no selectors), and the format fields. `response` is the final response's.
  */
-export function documentOutputs(req: EngineRequest, html: string, response: ResponseFacts): Pick<ScrapeResult, 'data' | keyof FormatOutputs> {
-  const out: Pick<ScrapeResult, 'data' | keyof FormatOutputs> = {};
+export type DocumentOutputs = Pick<ScrapeResult, 'data' | keyof FormatOutputs>;
+
+export function documentOutputs(req: EngineRequest, html: string, response: ResponseFacts): DocumentOutputs {
+  const out: DocumentOutputs = {};
   if (req.selectors && req.selectors.length > 0) out.data = evaluateSelectors(html, req.selectors, { baseUrl: response.finalUrl });
   if (req.formats === undefined) {
     if (out.data === undefined) out.html = storableDocument(html);
