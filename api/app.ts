@@ -35,6 +35,7 @@ import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
+import { jsonBody } from './middleware/json-body';
 
 export interface AppDeps {
   config: Config;
@@ -78,7 +79,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};
   const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...pricingRouteTable(), ...dashboardRouteTable()];
-  // Routes that read the raw request (the auth library, payment webhooks): mounted before express.json.
+  // Routes that read the raw request (the auth library, payment webhooks): mounted before the JSON body parser.
   const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
   const json = [
     ...userRouteTable(deps),
@@ -108,8 +109,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   app.use(dependencyGate(dependencies));
   // The provider's signature covers the raw body, and the auth library reads the raw request.
   app.use(mountRoutes(express.Router(), deps, raw));
-  // Routes that read the raw request (the auth library, payment webhooks) are mounted above this line.
-  app.use(express.json({ limit: '1mb' }));
+  // Routes that read the raw request (the auth library, payment webhooks) are mounted above the JSON body parser.
+  app.use(jsonBody('1mb'));
   app.use(mountRoutes(express.Router(), deps, json));
   app.use(notFound);
   app.use(createErrorHandler({ onDependencyFailure: (dependency) => dependencies.reportFailure(dependency) }));
