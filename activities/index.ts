@@ -15,6 +15,7 @@ import type { Blacklist } from './scrape/blacklist';
 import type { Engines } from './scrape/engines';
 import type { HttpEngine } from './scrape/http';
 import { createScrapeBatchActivities } from './scrape/batch';
+import { createMapActivities } from './map';
 import type { WebhookSender } from '../lib/webhooks/deliver';
 import type { WebhookSettings } from '../lib/webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
@@ -69,6 +70,7 @@ export function createActivities(deps: ActivityDeps) {
     ...pageActivities(deps, 'with-workflow'),
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
+    ...createMapActivities(deps),
     ...createFlowActivities(deps),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),

@@ -28,6 +28,7 @@ import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../lib/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
+import { mapRouteTable } from './routes/map';
 import { scrapeRunRouteTable } from './routes/scrape-runs';
 import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRouteTable } from './routes/user-templates';
@@ -85,6 +86,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...scrapeRunRouteTable(deps),
     ...whoamiRouteTable(deps),
     ...scrapeRouteTable(deps),
+    // POST /map (docs/crawl.md "Map").
+    ...mapRouteTable(deps),
     ...userTemplateRouteTable(deps),
     ...flowRouteTable(deps),
     ...notificationRouteTable(deps),
