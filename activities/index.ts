@@ -5,6 +5,7 @@ import type { ScrapeRunStore } from '../lib/scrape-runs';
 import type { SqlClient } from '../lib/sql';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
+import { createCrawlActivities } from './crawl';
 import { createFlowActivities } from './flow';
 import type { Plan } from '../lib/config';
 import type { PeriodCharger } from '../lib/payments/provider';
@@ -18,7 +19,7 @@ import { createScrapeBatchActivities } from './scrape/batch';
 import type { WebhookSender } from '../lib/webhooks/deliver';
 import type { WebhookSettings } from '../lib/webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
-import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
+import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityDeps, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
 
 export interface ActivityDeps {
   db: Database;
@@ -70,6 +71,8 @@ export function createActivities(deps: ActivityDeps) {
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
     ...createFlowActivities(deps),
+    // Crawls and batch scrapes (docs/crawl.md); the proxy settings are the scrape activities' (workers/deps.ts).
+    ...createCrawlActivities(deps as ActivityDeps & Pick<ScrapeActivityDeps, 'proxies' | 'proxySticky'>),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   };

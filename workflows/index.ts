@@ -4,3 +4,4 @@ export { scrapeBatchWorkflow, scrapeWorkflow } from './scrape.workflow';
 export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';
 export { webhookDeliveryWorkflow } from './webhook.workflow';
+export { crawlWorkflow } from './crawl.workflow';
