@@ -150,3 +150,10 @@ describe('guarded DNS lookup', () => {
     expect(ok.length).toBeGreaterThan(0);
   });
 });
+
+describe('names under localhost', () => {
+  it('resolve to loopback without DNS (RFC 6761), and are refused as such unless private targets are allowed', async () => {
+    await expect(resolvePublicHost('blog.localhost', { allowPrivateTargets: true })).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+    await expect(resolvePublicHost('a.b.localhost.', { allowPrivateTargets: false })).rejects.toMatchObject({ code: 'PRIVATE_TARGET' });
+  });
+});

@@ -256,7 +256,12 @@ export function createGuardedLookup(opts: GuardedLookupOptions): LookupFunction 
   const isPrivate = opts.isPrivate ?? isPrivateAddress;
   return (hostname, options, callback) => {
     const wantAll = options.all === true;
-    resolve(hostname, { ...options, all: true }, (err, addresses) => {
+    // RFC 6761 6.3: names under `localhost.` are loopback without asking DNS (Chromium does the
+    // same; the system resolver may not know them). `localhost` itself is left to the system.
+    const lookupName: RawLookup = isLocalhostName(normalizeHost(hostname)) && normalizeHost(hostname) !== 'localhost' && !opts.lookup
+      ? (_name, _opts, cb) => cb(null, [{ address: '127.0.0.1', family: 4 }])
+      : resolve;
+    lookupName(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, wantAll ? [] : '', 0);
       if (!addresses || addresses.length === 0) {
         const e: NodeJS.ErrnoException = new Error(`no address for ${hostname}`);

@@ -44,8 +44,32 @@ export interface HttpEngineOptions {
   connectionsPerOrigin?: number;
 }
 
+/** `fetchRaw` options: the scrape call's (signal, deadline, blacklist, proxy) and a tighter body cap. */
+export interface RawFetchOptions extends ScrapeCallOptions {
+  /** Cap on the decompressed body (at most the engine's own cap). */
+  maxBytes?: number;
+  /** The Accept header (default: the engine's HTML-first one). */
+  accept?: string;
+}
+
+/** A response as bytes: what robots.txt and sitemap discovery (crawl/fetch.ts) read. */
+export interface RawResponse {
+  url: string;
+  final_url: string;
+  status: number;
+  /** Lower-case names, as `ScrapeResult.headers`. */
+  headers: Record<string, string>;
+  /** The body after Content-Encoding is undone (a gzip *file* stays gzip: the caller looks at it). */
+  body: Buffer;
+}
+
 export interface HttpEngine {
   scrape(req: EngineRequest, opts?: ScrapeCallOptions): Promise<ScrapeResult>;
+  /**
+   * A GET answered as bytes, with the same guard, blacklist, redirect checks, proxy, size cap and
+   * deadline as `scrape` (one fetcher, not two): robots.txt and sitemaps. A 4xx/5xx is a result.
+   */
+  fetchRaw(url: string, opts?: RawFetchOptions): Promise<RawResponse>;
   /** Closes the pooled connections. */
   close(): Promise<void>;
 }
@@ -94,15 +118,17 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     return a;
   };
 
-  async function scrape(req: EngineRequest, call: ScrapeCallOptions = {}): Promise<ScrapeResult> {
-    const started = performance.now();
+  /**
+   * One request with every redirect hop checked (scheme, blacklist, IP-literal range; host names
+   * at connect time), the decompressed body read up to `maxBytes`. Shared by `scrape` and `fetchRaw`.
+   */
+  async function send(req: EngineRequest, call: ScrapeCallOptions, bodyLimit: number): Promise<{ url: URL; status: number; headers: Record<string, string>; bytes: Buffer }> {
     const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     const guard = { allowPrivateTargets: options.allowPrivateTargets, isBlacklisted: call.isBlacklisted };
     const fail = (err: unknown) => toScrapeError(err, call.signal, timeout, timeoutMs);
 
-    if (req.selectors) validateSelectors(req.selectors);
     let url = await checkTarget(req.url, guard);
     let method: 'GET' | 'POST' = req.method ?? 'GET';
     const headers = buildHeaders(req, userAgent);
@@ -140,29 +166,41 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           url = next;
           continue;
         }
-
-        const bytes = await readBody(res, maxBytes);
-        const responseHeaders = flattenHeaders(res.headers);
-        const text = decodeBody(bytes, responseHeaders['content-type']);
-        const result: ScrapeResult = {
-          url: req.url,
-          final_url: url.href,
-          status: res.statusCode,
-          mode: 'http',
-          elapsed_ms: 0,
-          headers: responseHeaders,
-        };
-        Object.assign(result, documentOutputs(req, text, { status: res.statusCode, headers: responseHeaders, finalUrl: url.href }));
-        result.elapsed_ms = Math.round(performance.now() - started);
-        return result;
+        const bytes = await readBody(res, bodyLimit);
+        return { url, status: res.statusCode, headers: flattenHeaders(res.headers), bytes };
       }
     } catch (err) {
       throw fail(err);
     }
   }
 
+  async function scrape(req: EngineRequest, call: ScrapeCallOptions = {}): Promise<ScrapeResult> {
+    const started = performance.now();
+    if (req.selectors) validateSelectors(req.selectors);
+    const { url, status, headers: responseHeaders, bytes } = await send(req, call, maxBytes);
+    const text = decodeBody(bytes, responseHeaders['content-type']);
+    const result: ScrapeResult = {
+      url: req.url,
+      final_url: url.href,
+      status,
+      mode: 'http',
+      elapsed_ms: 0,
+      headers: responseHeaders,
+    };
+    Object.assign(result, documentOutputs(req, text, { status, headers: responseHeaders, finalUrl: url.href }));
+    result.elapsed_ms = Math.round(performance.now() - started);
+    return result;
+  }
+
+  async function fetchRaw(url: string, call: RawFetchOptions = {}): Promise<RawResponse> {
+    const req: EngineRequest = { url, method: 'GET', ...(call.accept ? { headers: { accept: call.accept } } : {}) };
+    const res = await send(req, call, Math.min(call.maxBytes ?? maxBytes, maxBytes));
+    return { url, final_url: res.url.href, status: res.status, headers: res.headers, body: res.bytes };
+  }
+
   return {
     scrape,
+    fetchRaw,
     close: async () => {
       await Promise.all([agent.close(), ...[...proxied.values()].map((a) => a.close())]);
     },
