@@ -21,7 +21,6 @@ import {
   continueAsNew,
   isCancellation,
   proxyActivities,
-  proxyLocalActivities,
   sleep,
   uuid4,
   workflowInfo,
@@ -47,14 +46,17 @@ const opening = proxyActivities<Activities>({
 });
 
 /**
- * The frontier's bookkeeping, as local activities (no task round trip per page); settling a page
- * may fetch the robots.txt of an origin met for the first time (15 s deadline). Retried until
- * PostgreSQL answers.
+ * The frontier's bookkeeping. Regular activities, not local ones: what the loop decides (how many
+ * pages to claim, whether to stop) depends on when pages end, and regular activity completions
+ * are history events a replay meets exactly as the first run did; local activity results may
+ * reach a replay grouped differently, which made a replay after a worker crash diverge (a
+ * nondeterminism error). Retried until PostgreSQL answers.
  */
-const bookkeeping = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '60 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] },
-});
+const BOOKKEEPING_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] };
+/** Short deadlines: an activity started by a worker that then died is retried elsewhere this soon. */
+const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: BOOKKEEPING_RETRY });
+/** Settling a page may fetch the robots.txt of an origin met for the first time (its own 15 s deadline). */
+const settling = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: BOOKKEEPING_RETRY });
 
 interface HostSlot {
   busy: boolean;
@@ -107,8 +109,14 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     else slot.busy = false;
   }
 
-  async function emit(event: WebhookEventSource | null): Promise<void> {
-    if (event) await emitWebhookEvents([event]);
+  /**
+   * Events go out beside the crawl, never in its way: their recording is a local activity, so no
+   * decision of the loop may wait for it (see `bookkeeping`); awaited before the execution ends.
+   */
+  const emitting: Array<Promise<void>> = [];
+  function emit(event: WebhookEventSource | null): void {
+    // A failure here never fails the crawl (webhooks are best effort beside the job: docs/webhooks.md).
+    if (event) emitting.push(emitWebhookEvents([event]).catch(() => undefined));
   }
 
   async function runPage(page: CrawlPageClaim): Promise<void> {
@@ -122,7 +130,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         cost: plan.pageCost,
         request: { ...plan.scrape, url: page.url },
         browserQueue: input.browserQueue,
-      });
+      }, { remoteBookkeeping: true });
       outcome = steps.status === 'succeeded' ? steps : { status: 'failed', code: steps.code, message: steps.message };
       if (steps.status === 'failed' && steps.code === 'INSUFFICIENT_CREDIT' && !steps.refunded) {
         // Nothing was debited or fetched: the page waits in the frontier for a resume.
@@ -133,7 +141,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     } finally {
       release(page);
     }
-    await emit(await bookkeeping.settleCrawlPage({ crawlId, runId: page.runId, outcome, events: plan.events }));
+    emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome, events: plan.events }));
   }
 
   /** A page's unexpected failure (a bug, not a failed scrape): it fails the workflow task, where an operator sees it. */
@@ -196,9 +204,11 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   }
 
   if (!frontierDone && !exhausted) {
+    await Promise.all(emitting);
     await continueAsNew<typeof crawlWorkflow>({ ...input, seeded: true, readyAt });
   }
   const closed = await bookkeeping.closeCrawl({ crawlId, exhausted, events: plan.events });
-  await emit(closed.event);
+  emit(closed.event);
+  await Promise.all(emitting);
   return { status: closed.status };
 }

@@ -9,6 +9,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../lib/runtime/free-port';
+import { CRAWL_PAGES_PER_EXECUTION } from '../../workflows/definitions';
 import { type CrawlSite, startCrawlSite } from '../../test/fixtures/crawl-site';
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { type Json, call } from '../../test/helpers/http';
@@ -166,6 +167,20 @@ describe('a crawl of the whole site', () => {
     expect({ missing: audit.missing, doubleDebits: audit.doubleDebits, wrongRefunds: audit.wrongRefunds }).toEqual({ missing: [], doubleDebits: [], wrongRefunds: [] });
     const run = await api('GET', `/webhook/runs/${pages.find((p) => p.status === 'succeeded')!.run_id}`, key(owner));
     expect(run.body).toMatchObject({ status: 'succeeded', result: { links: expect.any(Array), markdown: expect.any(String) } });
+
+    // More pages than one execution takes: it continued as new (history stays bounded).
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const client = new Client({ connection });
+      const executions = await waitFor('the executions listed', async () => {
+        const found: string[] = [];
+        for await (const execution of client.workflow.list({ query: `WorkflowId = "crawl-${body.id}"` })) found.push(execution.runId);
+        return found.length >= Math.ceil(want.size / CRAWL_PAGES_PER_EXECUTION) ? found : undefined;
+      });
+      expect(executions.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await connection.close();
+    }
 
     const metrics = await (await fetch(workerMetricsUrl)).text();
     const counted = /crawl_pages_total\{kind="crawl",outcome="succeeded"\} (\d+)/.exec(metrics);
