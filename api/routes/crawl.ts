@@ -263,6 +263,9 @@ export function crawlRouteTable(deps: AppDeps): Route[] {
         const crawl = await own(params.id, auth.userId);
         if (crawl.status !== 'credit_exhausted') throw new AppError('CONFLICT', `Only a job stopped by credit_exhausted can be resumed (this one is ${crawl.status})`, { id: crawl.id, status: crawl.status });
         await checkBalance(auth.userId, crawl.pageCost);
+        // The execution that stopped may still be closing (its end event): a new one starts after it.
+        const client = await deps.temporal.get();
+        await awaitWorkflow(client, client.workflow.getHandle(crawl.workflowId), CANCEL_WAIT_MS).catch(() => undefined);
         const reopened = await store.reopen(crawl.id);
         if (!reopened) throw new AppError('CONFLICT', 'The job was resumed by another request', { id: crawl.id });
         try {
