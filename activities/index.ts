@@ -19,7 +19,7 @@ import { createScrapeBatchActivities } from './scrape/batch';
 import type { WebhookSender } from '../lib/webhooks/deliver';
 import type { WebhookSettings } from '../lib/webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
-import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityDeps, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
+import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
 
 export interface ActivityDeps {
   db: Database;
@@ -71,8 +71,8 @@ export function createActivities(deps: ActivityDeps) {
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
     ...createFlowActivities(deps),
-    // Crawls and batch scrapes (docs/crawl.md); the proxy settings are the scrape activities' (workers/deps.ts).
-    ...createCrawlActivities(deps as ActivityDeps & Pick<ScrapeActivityDeps, 'proxies' | 'proxySticky'>),
+    // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
+    ...createCrawlActivities(deps),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   };
