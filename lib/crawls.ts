@@ -288,8 +288,11 @@ export function createCrawlStore(db: Database) {
     /** Credits the job's pages kept: their debits less their refunds (every run under the job's workflow id). */
     async credits(workflowId: string): Promise<number> {
       const [row] = await q<{ spent: number | null }>(
-        `SELECT -COALESCE(SUM(l.amount), 0)::int AS spent FROM credit_ledger l JOIN scrape_run r ON r.id = l."runId"
-         WHERE r."workflowId" = $1 AND l.reason IN ('debit', 'refund')`,
+        // By each run's ledger keys (lib/credit.ts: the debit `debit:scrape:<run>`, its refund
+        // `refund:<debit key>`): the unique key index answers, where "runId" has none.
+        `SELECT -COALESCE(SUM(l.amount), 0)::int AS spent FROM scrape_run r
+         JOIN credit_ledger l ON l."idempotencyKey" IN ('debit:scrape:' || r.id, 'refund:debit:scrape:' || r.id)
+         WHERE r."workflowId" = $1`,
         workflowId,
       );
       return row?.spent ?? 0;
