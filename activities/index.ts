@@ -16,6 +16,7 @@ import type { Blacklist } from './scrape/blacklist';
 import type { Engines } from './scrape/engines';
 import type { HttpEngine } from './scrape/http';
 import { createScrapeBatchActivities } from './scrape/batch';
+import { createMapActivities } from './map';
 import type { WebhookSender } from '../lib/webhooks/deliver';
 import type { WebhookSettings } from '../lib/webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
@@ -70,6 +71,7 @@ export function createActivities(deps: ActivityDeps) {
     ...pageActivities(deps, 'with-workflow'),
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
+    ...createMapActivities(deps),
     ...createFlowActivities(deps),
     // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
     ...createCrawlActivities(deps),

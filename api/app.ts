@@ -29,12 +29,14 @@ import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../lib/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
+import { mapRouteTable } from './routes/map';
 import { scrapeRunRouteTable } from './routes/scrape-runs';
 import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
+import { jsonBody } from './middleware/json-body';
 
 export interface AppDeps {
   config: Config;
@@ -78,13 +80,15 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};
   const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...pricingRouteTable(), ...dashboardRouteTable()];
-  // Routes that read the raw request (the auth library, payment webhooks): mounted before express.json.
+  // Routes that read the raw request (the auth library, payment webhooks): mounted before the JSON body parser.
   const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
   const json = [
     ...userRouteTable(deps),
     ...scrapeRunRouteTable(deps),
     ...whoamiRouteTable(deps),
     ...scrapeRouteTable(deps),
+    // POST /map (docs/crawl.md "Map").
+    ...mapRouteTable(deps),
     ...userTemplateRouteTable(deps),
     ...flowRouteTable(deps),
     ...notificationRouteTable(deps),
@@ -107,8 +111,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   app.use(dependencyGate(dependencies));
   // The provider's signature covers the raw body, and the auth library reads the raw request.
   app.use(mountRoutes(express.Router(), deps, raw));
-  // Routes that read the raw request (the auth library, payment webhooks) are mounted above this line.
-  app.use(express.json({ limit: '1mb' }));
+  // Routes that read the raw request (the auth library, payment webhooks) are mounted above the JSON body parser.
+  app.use(jsonBody('1mb'));
   app.use(mountRoutes(express.Router(), deps, json));
   app.use(notFound);
   app.use(createErrorHandler({ onDependencyFailure: (dependency) => dependencies.reportFailure(dependency) }));

@@ -49,6 +49,7 @@ const TAGS: Record<string, string> = {
   subscriptions: 'Subscription plans.',
   webhooks: 'Event webhooks: endpoints, signing secrets, deliveries and redelivery (docs/webhooks.md).',
   operations: 'Health, readiness, metrics, this document.',
+  crawl: 'Multi-page jobs: map, crawl and batch scrape (docs/crawl.md).',
 };
 
 /** Express `/flows/:id` → OpenAPI `/flows/{id}`. */

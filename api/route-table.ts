@@ -168,6 +168,8 @@ export function routeErrors(r: Route): ErrorCode[] {
   }
   if (r.body && r.bodyContentType === undefined) {
     codes.add('MALFORMED_JSON');
+    // A string holding U+0000 (api/middleware/json-body.ts).
+    codes.add('BAD_REQUEST');
     codes.add('PAYLOAD_TOO_LARGE');
   }
   return [...codes];

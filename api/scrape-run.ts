@@ -58,8 +58,8 @@ export function failedRunBody(run: RunLike) {
   return { status: ERROR_STATUS[code], body: errorBody(code, error.message, { id: run.id, attempts: run.attempts, refunded: error.refunded ?? false }) };
 }
 
-/** Checks what can be refused before any work: blacklist, scheme, private targets (403/400). */
-async function precheck(deps: AppDeps, request: ScrapeRequest): Promise<void> {
+/** Checks what can be refused before any work: blacklist, scheme, private targets (403/400). Also POST /map's. */
+export async function precheck(deps: AppDeps, request: Pick<ScrapeRequest, 'url'>): Promise<void> {
   const url = await checkTarget(request.url, { allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS, isBlacklisted: deps.blacklist.isBlacklisted });
   try {
     await resolvePublicHost(url.hostname, { allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS });

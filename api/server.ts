@@ -5,6 +5,7 @@
 import type { Server } from 'node:http';
 import { Worker } from '@temporalio/worker';
 import { createScrapeBatchActivities } from '../activities/scrape/batch';
+import { createMapActivities } from '../activities/map';
 import { createWebhookEmitActivities } from '../activities/webhooks';
 import { webhookSettings } from '../lib/webhooks/settings';
 import { createBlacklist } from '../activities/scrape/blacklist';
@@ -64,6 +65,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   // The engines that run with the workflows (http): the sync queue's scrapes run here (scrape/engines.ts).
   const engines = createEngines(servedModes('http'), config, logger);
+  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config), runEvents: waiters };
   // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
   let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
   const hostWorker = config.API_WORKER
@@ -74,18 +76,9 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
           taskQueue: queues.sync,
           workflowBundle: await (workflowBundle ??= loadWorkflowBundle(config.dataDir)),
           activities: {
-            ...createScrapeBatchActivities({
-              db,
-              sql,
-              runs,
-              logger,
-              metrics,
-              blacklist,
-              engines,
-              lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
-              ...proxySettings(config),
-              runEvents: waiters,
-            }),
+            ...createScrapeBatchActivities(scrapeDeps),
+            // Maps (POST /map) run here too, eagerly started like the scrapes (docs/crawl.md "Map").
+            ...createMapActivities({ ...scrapeDeps, httpEngine: engines.http! }),
             // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
             ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config) }),
           },

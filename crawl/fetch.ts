@@ -26,6 +26,8 @@ export interface DiscoveryDeps {
   proxySticky?: boolean;
   /** The sticky scope (a crawl's id, a map's run id). */
   proxyScope?: string;
+  /** One proxy for every request instead of the rotation's choice (a map uses its page's). */
+  proxy?: ProxyEndpoint;
   /** Deadline of one request; default 15 s. */
   timeoutMs?: number;
 }
@@ -38,22 +40,22 @@ const SITEMAP_ACCEPT = 'application/xml,text/xml;q=0.9,application/x-gzip;q=0.8,
  * (PRIVATE_TARGET, BLACKLISTED, RESPONSE_TOO_LARGE, SCRAPE_FAILED, PROXY_FAILED); a cancel
  * rejects with the signal's reason.
  */
-export async function guardedGet(deps: DiscoveryDeps, url: string, options: { maxBytes: number; accept?: string; signal?: AbortSignal }): Promise<RawResponse> {
-  let proxy: ProxyEndpoint | undefined;
-  if (deps.proxies) proxy = deps.proxies.pick(deps.proxySticky && deps.proxyScope ? proxyStickyKey(deps.proxyScope, url) : undefined);
+export async function guardedGet(deps: DiscoveryDeps, url: string, options: { maxBytes: number; accept?: string; signal?: AbortSignal; timeoutMs?: number }): Promise<RawResponse> {
+  let proxy: ProxyEndpoint | undefined = deps.proxy;
+  if (!proxy && deps.proxies) proxy = deps.proxies.pick(deps.proxySticky && deps.proxyScope ? proxyStickyKey(deps.proxyScope, url) : undefined);
   try {
     const res = await deps.httpEngine.fetchRaw(url, {
       maxBytes: options.maxBytes,
-      timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs: Math.min(options.timeoutMs ?? Infinity, deps.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       ...(options.accept ? { accept: options.accept } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(deps.blacklist ? { isBlacklisted: deps.blacklist.isBlacklisted } : {}),
       ...(proxy ? { proxy } : {}),
     });
-    if (proxy) deps.proxies!.succeeded(proxy);
+    if (proxy && deps.proxies) deps.proxies.succeeded(proxy);
     return res;
   } catch (error) {
-    if (proxy && error instanceof AppError && error.code === 'PROXY_FAILED') deps.proxies!.failed(proxy);
+    if (proxy && deps.proxies && error instanceof AppError && error.code === 'PROXY_FAILED') deps.proxies.failed(proxy);
     throw error;
   }
 }
@@ -88,6 +90,8 @@ export interface DiscoverOptions {
   maxBytes?: number;
   /** Only page URLs this accepts are kept and counted against `limit` (e.g. the crawl's scope). */
   accept?: (url: string) => boolean;
+  /** Epoch ms: no sitemap document is fetched after it (the rest counted in skippedSitemaps), nor beyond it. */
+  deadline?: number;
 }
 
 /** What one discovery did: the URLs, and each sitemap document's fate (tests, logs, map). */
@@ -128,13 +132,14 @@ export async function discoverSitemaps(
 
   while (queue.length > 0 && found.size < limit) {
     const { url, depth } = queue.shift()!;
-    if (record.sitemaps.length >= maxSitemaps) {
+    const left = options.deadline === undefined ? undefined : options.deadline - Date.now();
+    if (record.sitemaps.length >= maxSitemaps || (left !== undefined && left <= 0)) {
       record.skippedSitemaps += queue.length + 1;
       break;
     }
     let res: RawResponse;
     try {
-      res = await guardedGet(deps, url, { maxBytes, accept: SITEMAP_ACCEPT, ...(signal ? { signal } : {}) });
+      res = await guardedGet(deps, url, { maxBytes, accept: SITEMAP_ACCEPT, ...(signal ? { signal } : {}), ...(left !== undefined ? { timeoutMs: left } : {}) });
     } catch (error) {
       if (signal?.aborted) throw error;
       record.sitemaps.push({ url, depth, outcome: error instanceof AppError && error.code === 'RESPONSE_TOO_LARGE' ? 'too_large' : 'fetch_failed' });

@@ -31,7 +31,7 @@ describe('Prometheus configuration and alert rules (promtool)', () => {
     const rules = readAlertRules();
     const metricsOf = (name: string) => selectorsOf(rules.find((rule) => rule.alert === name)!.expr).map((s) => s.metric);
     expect(rules.map((rule) => rule.alert).sort()).toEqual(
-      ['ActivityScheduleToStartHigh', 'ApiHighServerErrorRatio', 'BrowserQueueSaturated', 'CreditsRefundedSpike', 'ScrapeFailureRatioHigh', 'TaskQueueWithoutPollers', 'WorkflowTaskScheduleToStartHigh'].sort(),
+      ['ActivityScheduleToStartHigh', 'ApiHighServerErrorRatio', 'BrowserQueueSaturated', 'CreditsRefundedSpike', 'RequestsLimitedHigh', 'ScrapeFailureRatioHigh', 'TaskQueueWithoutPollers', 'WorkflowTaskScheduleToStartHigh'].sort(),
     );
     expect(metricsOf('ApiHighServerErrorRatio')).toContain('http_requests_total');
     expect(metricsOf('ScrapeFailureRatioHigh')).toContain('scrape_attempts_total');
@@ -40,6 +40,7 @@ describe('Prometheus configuration and alert rules (promtool)', () => {
     expect(metricsOf('WorkflowTaskScheduleToStartHigh')).toEqual(['temporal_workflow_task_schedule_to_start_latency_seconds_bucket']);
     expect(metricsOf('ActivityScheduleToStartHigh')).toEqual(['temporal_activity_schedule_to_start_latency_seconds_bucket']);
     expect(metricsOf('CreditsRefundedSpike')).toContain('credits_refunded_total');
+    expect(metricsOf('RequestsLimitedHigh')).toEqual(['requests_limited_total', 'requests_limited_total', 'http_requests_total']);
     for (const rule of rules) {
       expect({ alert: rule.alert, severity: rule.labels?.severity }).toEqual({ alert: rule.alert, severity: expect.stringMatching(/^(page|warn)$/) });
       expect(rule.annotations?.summary).toBeTruthy();

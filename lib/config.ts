@@ -142,6 +142,11 @@ const configSchema = z.object({
   SCRAPE_BATCH_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(200).default(50),
   /** With other requests of the same account and host in flight, how long a new group waits for company. */
   SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
+  /**
+   * Worker threads per process for the format work of large documents (scrape/formats/threads.ts,
+   * docs/scraping.md "Where the format work runs"); 0 = on the event loop.
+   */
+  FORMAT_THREADS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(16).default(1),
   /** Requests per API key per minute, across replicas (docs/operations.md, "Limits"); 0 = no limit. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(12_000),
   /**

@@ -34,6 +34,8 @@ export function createMetrics() {
     labelNames: ['limit'] as const,
     registers: [registry],
   });
+  // Each limit's series from the start, at 0, so that rates (the RequestsLimitedHigh alert) see its first refusal.
+  for (const limit of ['rate', 'concurrency', 'auth_address', 'sign_in_account']) requestsLimited.inc({ limit }, 0);
   const sources: Array<() => Promise<string>> = [];
   return {
     registry,

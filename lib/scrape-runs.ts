@@ -9,7 +9,7 @@
  * Plain SQL (lib/sql.ts): these statements are the hot path of every scrape.
  */
 import { type DebitInput, UNIQUE_VIOLATION, debitCtes, sqlState } from './credit';
-import type { SqlClient } from './sql';
+import { type SqlClient, jsonbText } from './sql';
 import type { StoredResult } from '../scrape/types';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -75,7 +75,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
           runs.map((r) => r.workflowId),
           runs.map((r) => r.mode),
           runs.map((r) => r.url),
-          runs.map((r) => JSON.stringify(r.request)),
+          runs.map((r) => jsonbText(r.request)),
           runs.map((r) => r.cost),
         ],
       );
@@ -133,7 +133,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
     async recordProxyAttempt(runId: string, entry: ProxyAttempt): Promise<void> {
       await sql.query(`UPDATE scrape_run SET "proxyAttempts" = COALESCE("proxyAttempts", '[]'::jsonb) || $2::jsonb WHERE id = $1`, [
         runId,
-        JSON.stringify([entry]),
+        jsonbText([entry]),
       ]);
     },
 
@@ -154,7 +154,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       const rows = await sql.query(
         `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now()
          WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
-        [runId, JSON.stringify(result), result.status, elapsedMs],
+        [runId, jsonbText(result), result.status, elapsedMs],
       );
       return rows.length > 0;
     },
@@ -163,7 +163,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
     async saveResult(runId: string, result: StoredResult, elapsedMs: number): Promise<void> {
       await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4 WHERE id = $1 AND status IN ${LIVE}`, [
         runId,
-        JSON.stringify(result),
+        jsonbText(result),
         result.status,
         elapsedMs,
       ]);
@@ -181,7 +181,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
     async fail(runId: string, failure: RunFailure): Promise<FinishedRun | null> {
       const rows = await sql.query<FinishedRun>(
         `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
-        [runId, JSON.stringify({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+        [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
       );
       return rows[0] ?? null;
     },
@@ -190,7 +190,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
     async failUnstarted(runIds: readonly string[], failure: RunFailure): Promise<void> {
       await sql.query(`UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = ANY($1::text[]) AND status IN ${LIVE}`, [
         runIds,
-        JSON.stringify({ code: failure.code, message: failure.message, refunded: false }),
+        jsonbText({ code: failure.code, message: failure.message, refunded: false }),
       ]);
     },
 
@@ -211,7 +211,7 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
     async cancel(runId: string, failure: RunFailure): Promise<boolean> {
       const rows = await sql.query(
         `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
-        [runId, JSON.stringify({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+        [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
       );
       return rows.length > 0;
     },

@@ -1,4 +1,4 @@
-import { DatabaseUnreachableError, isDatabaseUnavailable, untilDatabaseAnswers } from './sql';
+import { DatabaseUnreachableError, isDatabaseUnavailable, jsonbText, untilDatabaseAnswers } from './sql';
 
 describe('untilDatabaseAnswers', () => {
   it('waits through an outage and returns what the statement returns once PostgreSQL answers', async () => {
@@ -40,5 +40,13 @@ describe('untilDatabaseAnswers', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:80'), { code: 'ECONNREFUSED' }))).toBe(false);
+  });
+});
+
+describe('jsonbText', () => {
+  it('stores each U+0000 as U+FFFD and leaves an escaped backslash before "u0000" as it was', () => {
+    const value = { html: 'a\0b', text: 'back\\u0000slash', list: ['x\\\0y', '\0'], [`k\0`]: 1 };
+    expect(JSON.parse(jsonbText(value))).toEqual({ html: 'a\uFFFDb', text: 'back\\u0000slash', list: ['x\\\uFFFDy', '\uFFFD'], [`k\uFFFD`]: 1 });
+    expect(jsonbText({ plain: 'text' })).toBe(JSON.stringify({ plain: 'text' }));
   });
 });

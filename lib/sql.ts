@@ -10,6 +10,19 @@
  */
 import { Pool, types } from 'pg';
 
+/** `\u0000` in JSON text, not itself escaped (an odd run of backslashes before `u0000`). */
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/**
+ * A value as the text of a jsonb parameter. PostgreSQL refuses U+0000 in jsonb, and a page's raw
+ * document can hold one (HTML parsers drop it or make it U+FFFD), so each is stored as U+FFFD
+ * (docs/scraping.md, "NUL characters").
+ */
+export function jsonbText(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.includes('\\u0000') ? text.replace(ESCAPED_NUL, '$1\\ufffd') : text;
+}
+
 /** What the ledger and run-store functions need: a tagged-template query returning rows. */
 export interface SqlClient {
   $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T>;

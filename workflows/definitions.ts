@@ -5,6 +5,7 @@
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequest } from '../scrape/request';
 import type { WebhookSpec } from '../lib/webhooks/spec';
+import type { MapOptions } from '../crawl/map-request';
 
 /** Task queues, optionally prefixed (TASK_QUEUE_PREFIX) so deployments or tests can share a server. */
 export function taskQueues(prefix = '') {
@@ -45,6 +46,8 @@ export const workflowIds = {
   /** A flow run: `flow-<flowId>-<runId>`. Its foreach nodes are child workflows under it. */
   flowRun: (flowId: string, runId: string) => `flow-${flowId}-${runId}`,
   flowForeach: (flowRunWorkflowId: string, nodeId: string) => `${flowRunWorkflowId}-foreach-${nodeId}`,
+  /** A map (POST /map, docs/crawl.md "Map"): an ordinary scrape run under its own workflow. */
+  map: (runId: string) => `map-${runId}`,
   /** One delivery of a webhook event (docs/webhooks.md); a redelivery is a delivery of its own. */
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
 } as const;
@@ -132,6 +135,15 @@ export interface ScrapeBatchWorkflowInput {
    */
   renderLocally?: boolean;
 }
+
+/** A map (POST /map): its run (recorded by the API before the start) and what to list. */
+export interface MapWorkflowInput {
+  job: ScrapeJob;
+  map: MapOptions;
+}
+
+/** Small: the links are stored with the run (scrape_run.result.links), not in history. */
+export type MapWorkflowOutput = ScrapeWorkflowOutput;
 
 export interface ScrapeBatchWorkflowOutput {
   succeeded: number;

@@ -9,6 +9,7 @@ import { SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode } from '../../scrape/engi
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 import { createBrowserPool } from './browser';
 import { createHttpEngine } from './http';
+import { createDocumentOutputThreads } from '../../scrape/formats/threads';
 
 /** What every engine is: a page scraper that closes its resources (connections, a Chromium). */
 export interface PageEngine {
@@ -17,7 +18,7 @@ export interface PageEngine {
 }
 
 export const ENGINE_IMPLEMENTATIONS = {
-  http: (config: Config) => createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS }),
+  http: (config: Config) => createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }) }),
   // One Chromium per worker, launched on first use.
   browser: (config: Config, logger: Logger) =>
     createBrowserPool({
@@ -27,6 +28,7 @@ export const ENGINE_IMPLEMENTATIONS = {
       recyclePages: config.BROWSER_RECYCLE_PAGES,
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
       upstreamProxies: config.PROXY_URLS.length > 0,
+      formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }),
       onEvent: (event) => logger.info({ event }, 'browser pool'),
     }),
 } satisfies Record<ScrapeMode, (config: Config, logger: Logger) => PageEngine>;

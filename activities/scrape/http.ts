@@ -25,6 +25,7 @@ import type { ProxyEndpoint } from '../../scrape/proxies';
 import { openTunnel } from './proxy-tunnel';
 import { validateSelectors } from '../../scrape/selectors';
 import { documentOutputs } from '../../scrape/formats';
+import type { DocumentOutputThreads } from '../../scrape/formats/threads';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 import { decodeHtml } from '../../scrape/charset';
 
@@ -42,6 +43,8 @@ export interface HttpEngineOptions {
   defaultTimeoutMs?: number;
   /** Max sockets per origin; default 32. */
   connectionsPerOrigin?: number;
+  /** Where large documents' format work runs (scrape/formats/threads.ts); inline without. Closed with the engine. */
+  formatThreads?: DocumentOutputThreads;
 }
 
 /** `fetchRaw` options: the scrape call's (signal, deadline, blacklist, proxy) and a tighter body cap. */
@@ -187,7 +190,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       elapsed_ms: 0,
       headers: responseHeaders,
     };
-    Object.assign(result, documentOutputs(req, text, { status, headers: responseHeaders, finalUrl: url.href }));
+    const facts = { status, headers: responseHeaders, finalUrl: url.href };
+    Object.assign(result, options.formatThreads ? await options.formatThreads.outputs(req, text, facts) : documentOutputs(req, text, facts));
     result.elapsed_ms = Math.round(performance.now() - started);
     return result;
   }
@@ -202,7 +206,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     scrape,
     fetchRaw,
     close: async () => {
-      await Promise.all([agent.close(), ...[...proxied.values()].map((a) => a.close())]);
+      await Promise.all([agent.close(), ...[...proxied.values()].map((a) => a.close()), options.formatThreads?.close()]);
     },
   };
 }

@@ -61,7 +61,7 @@ export function contentOf($: CheerioAPI, rawHtml: string, base: string, options:
 export function renderFormats(rawHtml: string, response: ResponseFacts, formats: readonly OutputFormat[], options: ContentOptions = {}): FormatOutputs {
   const wanted = new Set(formats);
   const out: FormatOutputs = {};
-  if (wanted.has('rawHtml')) out.rawHtml = rawHtml;
+  if (wanted.has('rawHtml')) out.rawHtml = storableDocument(rawHtml);
   const needsDom = [...wanted].some((f) => f === 'links' || f === 'metadata' || CONTENT_FORMATS.includes(f));
   if (!needsDom) return out;
   const $ = parseDocument(rawHtml);
@@ -80,14 +80,25 @@ export function renderFormats(rawHtml: string, response: ResponseFacts, formats:
 }
 
 /**
+ * The raw document as answered and stored: each U+0000 as U+FFFD, which PostgreSQL's jsonb can
+ * hold and an HTML parser makes of it anyway (the selectors and formats read the document as
+ * received). docs/scraping.md, "NUL characters".
+ */
+export function storableDocument(html: string): string {
+  return html.includes('\0') ? html.replaceAll('\0', '\uFFFD') : html;
+}
+
+/**
  * The result fields an engine derives from its document `html`: `data` (selectors), the legacy
  * `html` (no formats, no selectors), and the format fields. `response` is the final response's.
  */
-export function documentOutputs(req: EngineRequest, html: string, response: ResponseFacts): Pick<ScrapeResult, 'data' | keyof FormatOutputs> {
-  const out: Pick<ScrapeResult, 'data' | keyof FormatOutputs> = {};
+export type DocumentOutputs = Pick<ScrapeResult, 'data' | keyof FormatOutputs>;
+
+export function documentOutputs(req: EngineRequest, html: string, response: ResponseFacts): DocumentOutputs {
+  const out: DocumentOutputs = {};
   if (req.selectors && req.selectors.length > 0) out.data = evaluateSelectors(html, req.selectors, { baseUrl: response.finalUrl });
   if (req.formats === undefined) {
-    if (out.data === undefined) out.html = html;
+    if (out.data === undefined) out.html = storableDocument(html);
     return out;
   }
   return Object.assign(out, renderFormats(html, response, req.formats, req));

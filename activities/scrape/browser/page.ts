@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { AppError } from '../../../lib/errors';
 import { GUARD_HEADER } from '../egress-proxy';
 import { documentOutputs } from '../../../scrape/formats';
+import type { DocumentOutputThreads } from '../../../scrape/formats/threads';
 import { isScreenshotFormat } from '../../../scrape/engines';
 import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../../../scrape/types';
 import type { EngineRequest, ScrapeResult } from '../../../scrape/types';
@@ -21,6 +22,8 @@ export interface RunContext {
   remaining: () => number;
   settleMs: number;
   started: number;
+  /** Where large documents' format work runs (scrape/formats/threads.ts); inline without. */
+  formatThreads?: DocumentOutputThreads;
 }
 
 /** The browser-only options' values, checked before any work (the API validates them too). */
@@ -91,7 +94,8 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
     elapsed_ms: 0,
     headers: finalResponse ? await finalResponse.allHeaders() : {},
   };
-  Object.assign(result, documentOutputs(req, html, { status: result.status, headers: result.headers, finalUrl }));
+  const facts = { status: result.status, headers: result.headers, finalUrl };
+  Object.assign(result, run.formatThreads ? await run.formatThreads.outputs(req, html, facts) : documentOutputs(req, html, facts));
   const screenshot = req.formats?.find(isScreenshotFormat);
   if (screenshot) result.screenshot = await takeScreenshot(page, screenshot === 'screenshot@fullPage', run);
   if (network) result.network = await network.collect();

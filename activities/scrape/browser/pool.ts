@@ -51,12 +51,15 @@ import { runScrape, validateBrowserOptions } from './page';
 import { chromiumLongLivedRssBytes } from './proc';
 import { createSlots } from './slots';
 import { createSpareStore } from './spares';
+import type { DocumentOutputThreads } from '../../../scrape/formats/threads';
 
 export { CHROMIUM_ARGS };
 
 export interface BrowserPoolOptions {
   /** Path to Chromium, e.g. CHROMIUM_PATH or /usr/bin/chromium. */
   executablePath: string;
+  /** Where large documents' format work runs (scrape/formats/threads.ts); inline without. Closed with the pool. */
+  formatThreads?: DocumentOutputThreads;
   /** Concurrent scrapes (contexts); default 2. */
   maxConcurrency?: number;
   /** Scrapes waiting for a slot beyond this are refused with BROWSER_UNAVAILABLE; default 1000. */
@@ -418,6 +421,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         remaining: () => Math.max(1, deadline - Date.now()),
         settleMs,
         started,
+        ...(options.formatThreads ? { formatThreads: options.formatThreads } : {}),
       });
       work.catch(() => undefined);
       return await Promise.race([work, aborted]);
@@ -490,6 +494,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       await Promise.all([...all].map((c) => c.browser.close().catch(() => undefined)));
       if (proxy) await proxy.close();
       proxy = null;
+      await options.formatThreads?.close();
     },
   };
 }

@@ -1697,7 +1697,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1807,7 +1810,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3139,7 +3145,10 @@ export interface operations {
                     "application/json": components["schemas"]["UserTemplate"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3407,7 +3416,10 @@ export interface operations {
                     "application/json": components["schemas"]["UserTemplate"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3538,7 +3550,10 @@ export interface operations {
                     "application/json": components["schemas"]["QueuedRun"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3787,7 +3802,10 @@ export interface operations {
                     "application/json": components["schemas"]["Flow"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4002,7 +4020,10 @@ export interface operations {
                     "application/json": components["schemas"]["Flow"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4189,7 +4210,10 @@ export interface operations {
                     "application/json": components["schemas"]["Flow"];
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5036,7 +5060,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5522,7 +5549,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5907,7 +5937,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `MALFORMED_JSON`: The request body is not valid JSON. */
+            /**
+             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

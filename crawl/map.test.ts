@@ -1,0 +1,51 @@
+import { createHttpEngine, type HttpEngine } from '../activities/scrape/http';
+import { startCrawlSite, type CrawlSite } from '../test/fixtures/crawl-site';
+import { createMapEngine } from './map';
+import { normalizeUrl } from './url';
+
+let engine: HttpEngine;
+let site: CrawlSite;
+beforeAll(async () => {
+  engine = createHttpEngine({ allowPrivateTargets: true });
+  site = await startCrawlSite();
+});
+afterAll(async () => {
+  await site.close();
+  await engine.close();
+});
+beforeEach(() => site.reset());
+
+const mapOf = (url: string, options: Partial<Parameters<typeof createMapEngine>[1]> = {}, timeoutMs = 20_000) =>
+  createMapEngine({ httpEngine: engine }, { limit: 1000, sitemap: 'include', includeSubdomains: false, ...options })({ url }, { timeoutMs });
+
+describe('the map engine', () => {
+  it('answers a 5xx start page as it is (the attempt fails and is retried), without reading sitemaps', async () => {
+    const result = await mapOf(`${site.url}/broken`);
+    expect(result.status).toBe(500);
+    expect(site.hits('/robots.txt')).toBe(0);
+  });
+
+  it('does not list a start page that answered 404, but lists the sitemaps', async () => {
+    const result = await mapOf(`${site.url}/missing`);
+    expect(result.status).toBe(404);
+    const urls = result.links!.map((l) => l.url);
+    expect(urls).not.toContain(normalizeUrl(`${site.url}/missing`));
+    expect(urls.length).toBe(site.sitemapPaths.length);
+  });
+
+  it('keeps the page links\' text, and stops at the limit inside the page', async () => {
+    const result = await mapOf(`${site.url}/shop`, { limit: 3 });
+    expect(result.links).toEqual([
+      { url: `${site.url}/shop`, text: '', rel: null },
+      { url: `${site.url}/`, text: 'link 0', rel: null },
+      { url: `${site.url}/search?page=1&q=crawl`, text: 'link 1', rel: null },
+    ]);
+    expect(site.hits('/robots.txt')).toBe(0);
+  });
+
+  it('past its deadline no sitemap is fetched, and the page links are answered', async () => {
+    const result = await mapOf(site.url, {}, 1000);
+    expect(site.hits('/sitemap_index.xml')).toBe(0);
+    expect(result.links!.length).toBe(1 + site.outLinks('/').length);
+  });
+});
