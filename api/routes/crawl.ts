@@ -140,6 +140,8 @@ export function crawlRouteTable(deps: AppDeps): Route[] {
       });
     }
     if (request.webhook) await apiWebhooks(deps).guard.check(request.webhook.url);
+    // The account's runs in flight (api/limits.ts), as a flow run's start checks them.
+    await deps.limits?.checkConcurrency(auth.userId);
     await checkBalance(auth.userId, pageCost);
     const crawl = await store.create({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, kind: request.kind, request, workflowId: crawlWorkflowId(id), pageCost });
     try {
