@@ -5,6 +5,7 @@ import type { ScrapeRunStore } from '../lib/scrape-runs';
 import type { SqlClient } from '../lib/sql';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
+import { createCrawlActivities } from './crawl';
 import { createFlowActivities } from './flow';
 import type { Plan } from '../lib/config';
 import type { PeriodCharger } from '../lib/payments/provider';
@@ -72,6 +73,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createScrapeBatchActivities(deps),
     ...createMapActivities(deps),
     ...createFlowActivities(deps),
+    // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
+    ...createCrawlActivities(deps),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   };

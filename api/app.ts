@@ -17,6 +17,7 @@ import { buildOpenApi } from './openapi';
 import { type Route, mountRoutes } from './route-table';
 import { authRouteTable } from './routes/auth';
 import { consentRouteTable } from './routes/consent';
+import { crawlRouteTable } from './routes/crawl';
 import { dashboardRouteTable } from './routes/dashboard';
 import { diagnosticsRouteTable } from './routes/diagnostics';
 import { docsRouteTable } from './routes/docs';
@@ -95,6 +96,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...paymentRouteTable(deps, payments),
     ...subscriptionRouteTable(deps, payments),
     ...webhookRouteTable(deps),
+    ...crawlRouteTable(deps),
     ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),
   ];
   const routes: Route[] = [...open, ...raw, ...json];

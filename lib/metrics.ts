@@ -106,9 +106,15 @@ export function createWorkerMetrics(options: { browserPool?: boolean } = {}) {
     help: 'Credits refunded after every attempt of a scrape failed.',
     registers: [registry],
   });
+  const crawlPages = new Counter({
+    name: 'crawl_pages_total',
+    help: 'Pages of crawls and batch scrapes settled, by job kind (crawl, batch) and outcome (succeeded, failed; requeued: credit ran out at its debit).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
   type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number; spareContexts: number };
   let browserStats: (() => PoolStats) | undefined;
-  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded };
+  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded, crawlPages };
   // The API process runs http scrapes in-process but has no browser pool: no gauges that would always read 0.
   if (options.browserPool === false) return { ...scrapeMetrics, observeBrowserPool: (_stats: () => PoolStats) => undefined };
   new Gauge({

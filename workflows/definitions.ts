@@ -350,3 +350,64 @@ export interface EmittedWebhookEvents {
   taskQueue: string;
   retry: WebhookRetry;
 }
+
+// ---------------------------------------------------------------- crawls and batch scrapes (docs/crawl.md)
+
+/** A crawl's or batch's workflow id: every execution (continue-as-new, resume) runs under it. */
+export const crawlWorkflowId = (crawlId: string) => `crawl-${crawlId}`;
+
+/** Ledger/event subjects of a crawl: one end event per execution that ends it (a resumed crawl ends again). */
+export const crawlEventSubjects = {
+  end: (crawlId: string, resumes: number) => `crawl:${crawlId}:end:${resumes}`,
+  page: (crawlId: string, runId: string) => `crawl_page:${crawlId}:${runId}`,
+} as const;
+
+/** Pages one execution starts before it continues as new (after its pages in flight finish). */
+export const CRAWL_PAGES_PER_EXECUTION = 200;
+
+export interface CrawlWorkflowInput {
+  crawlId: string;
+  /** Task queue of browser-mode page activities. */
+  browserQueue: string;
+  /** false on a job's first execution: robots.txt, sitemaps and the seeds come first. */
+  seeded: boolean;
+  /** Epoch ms before which each origin takes no request (politeness carried over continue-as-new). */
+  readyAt?: Record<string, number>;
+}
+
+export type CrawlEndStatus = 'completed' | 'failed' | 'cancelled' | 'credit_exhausted';
+
+export interface CrawlWorkflowOutput {
+  status: CrawlEndStatus;
+}
+
+/** What an execution needs to know of its job (read once per execution). */
+export interface CrawlPlan {
+  /** false: the job had already ended (cancelled before this execution began). */
+  proceed: boolean;
+  kind: 'crawl' | 'batch';
+  userId: string;
+  apiKeyId: string | null;
+  concurrency: number;
+  /** Credits one page costs. */
+  pageCost: number;
+  /** The scrape request of every page, without `url`. */
+  scrape: Omit<ScrapeRequestPayload, 'url'>;
+  /** Emit `crawl.*` events (a request webhook, or the account has endpoints). */
+  events: boolean;
+  resumes: number;
+}
+
+/** A claimed page: its run, and the wait its host asks between requests. */
+export interface CrawlPageClaim {
+  runId: string;
+  url: string;
+  depth: number;
+  /** scheme://host:port: politeness is per origin. */
+  origin: string;
+  delayMs: number;
+}
+
+export type CrawlPageOutcome =
+  | { status: 'succeeded'; httpStatus: number }
+  | { status: 'failed'; code: string; message: string };

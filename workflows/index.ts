@@ -5,3 +5,4 @@ export { mapWorkflow } from './map.workflow';
 export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';
 export { webhookDeliveryWorkflow } from './webhook.workflow';
+export { crawlWorkflow } from './crawl.workflow';

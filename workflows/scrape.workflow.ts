@@ -102,8 +102,8 @@ export type ScrapeStepsOutcome =
  * Cancelled (a flow run cancelled): the run is recorded as cancelled, nothing is refunded (the
  * work was under way), and the cancellation goes on up.
  */
-export async function runScrapeSteps(input: ScrapeWorkflowInput): Promise<ScrapeStepsOutcome> {
-  return runScrapeStepsWith(input, { localFetch: false });
+export async function runScrapeSteps(input: ScrapeWorkflowInput, options: { remoteBookkeeping?: boolean } = {}): Promise<ScrapeStepsOutcome> {
+  return runScrapeStepsWith(input, { localFetch: false, ...options });
 }
 
 /**
@@ -113,9 +113,12 @@ export async function runScrapeSteps(input: ScrapeWorkflowInput): Promise<Scrape
  * flow cancel stops it within a heartbeat (a local activity would only hear of it at the next
  * workflow-task heartbeat, up to ~8 s later).
  */
-async function runScrapeStepsWith(input: ScrapeWorkflowInput, options: { localFetch: boolean }): Promise<ScrapeStepsOutcome> {
+async function runScrapeStepsWith(input: ScrapeWorkflowInput, options: { localFetch: boolean; remoteBookkeeping?: boolean }): Promise<ScrapeStepsOutcome> {
   const local = patched(LOCAL_ACTIVITIES_PATCH);
-  const bookkeeping = local ? bookkeepingLocal : bookkeepingRemote;
+  // `remoteBookkeeping` (crawls): a workflow whose decisions depend on when each page ends keeps
+  // every step a regular activity, so a replay sees its completions exactly as the first run did
+  // (local activity results can reach a replay grouped differently: docs/crawl.md "How a crawl runs").
+  const bookkeeping = local && !options.remoteBookkeeping ? bookkeepingLocal : bookkeepingRemote;
   const debitKey = scrapeCreditKeys.debit(input.runId);
   try {
     try {

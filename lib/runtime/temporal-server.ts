@@ -24,6 +24,8 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'KeywordList' | 'Text
   ScrapeRunIds: 'KeywordList',
   FlowId: 'Keyword',
   TemplateId: 'Keyword',
+  /** A crawl's or batch scrape's id (workflow `crawl-<id>`; docs/crawl.md). */
+  CrawlId: 'Keyword',
 };
 
 /** SQLite settings of the file-backed dev server (see devServerArgs). */

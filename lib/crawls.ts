@@ -1,0 +1,329 @@
+/**
+ * The crawl tables' one owner (docs/crawl.md "Tables"): `crawl` (the job), `crawl_page` (the
+ * frontier: one row per normalised URL, UNIQUE (crawlId, url), so a URL is fetched at most once
+ * per crawl whatever finds it twice) and `crawl_host` (robots.txt of each origin, fetched once).
+ * Every transition is guarded (`… WHERE status = …`), so a retried activity or a replayed
+ * workflow changes nothing twice. Each claimed page is an ordinary `scrape_run` row (workflowId
+ * `crawl-<id>`), recorded in the same transaction as the claim.
+ */
+import type { Database } from './db';
+
+export type CrawlKind = 'crawl' | 'batch';
+export type CrawlStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'credit_exhausted';
+export type CrawlPageStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped';
+export const CRAWL_FINISHED: readonly CrawlStatus[] = ['completed', 'failed', 'cancelled', 'credit_exhausted'];
+export const CRAWL_PAGE_STATUSES: readonly CrawlPageStatus[] = ['queued', 'running', 'succeeded', 'failed', 'skipped'];
+
+export interface CrawlRow {
+  id: string;
+  userId: string;
+  apiKeyId: string | null;
+  kind: CrawlKind;
+  status: CrawlStatus;
+  request: unknown;
+  workflowId: string;
+  pageCost: number;
+  resumes: number;
+  error: unknown;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface NewPage {
+  url: string;
+  depth: number;
+  /** `skipped` with its reason (robots.txt), else queued. */
+  skipped?: { code: string; message: string };
+}
+
+export interface ClaimedPage {
+  seq: number;
+  url: string;
+  depth: number;
+  runId: string;
+}
+
+export interface PageCounts {
+  /** Pages in the frontier that are or were to be fetched (skipped ones not included). */
+  total: number;
+  queued: number;
+  running: number;
+  completed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface CrawlPageRow {
+  seq: number;
+  url: string;
+  depth: number;
+  status: CrawlPageStatus;
+  runId: string | null;
+  httpStatus: number | null;
+  error: unknown;
+}
+
+/** The scrape_run row of a claimed page: what the scrape route would record for it. */
+export interface PageRunTemplate {
+  userId: string;
+  apiKeyId: string | null;
+  workflowId: string;
+  mode: string;
+  cost: number;
+  /** The page request without `url` (set per page). */
+  request: Record<string, unknown>;
+}
+
+const CRAWL_COLUMNS = `id, "userId", "apiKeyId", kind, status, request, "workflowId", "pageCost", resumes, error, "createdAt", "startedAt", "finishedAt"`;
+
+export function createCrawlStore(db: Database) {
+  const q = <T>(text: string, ...values: unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values);
+
+  return {
+    async create(row: Pick<CrawlRow, 'id' | 'userId' | 'apiKeyId' | 'kind' | 'request' | 'workflowId' | 'pageCost'>): Promise<CrawlRow> {
+      const [created] = await q<CrawlRow>(
+        `INSERT INTO crawl (id, "userId", "apiKeyId", kind, request, "workflowId", "pageCost") VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) RETURNING ${CRAWL_COLUMNS}`,
+        row.id,
+        row.userId,
+        row.apiKeyId,
+        row.kind,
+        JSON.stringify(row.request),
+        row.workflowId,
+        row.pageCost,
+      );
+      return created!;
+    },
+
+    async byId(id: string): Promise<CrawlRow | null> {
+      const [row] = await q<CrawlRow>(`SELECT ${CRAWL_COLUMNS} FROM crawl WHERE id = $1`, id);
+      return row ?? null;
+    },
+
+    /** The account's jobs, newest first, after the keyset cursor. */
+    async list(userId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<CrawlRow[]> {
+      if (!after) return q<CrawlRow>(`SELECT ${CRAWL_COLUMNS} FROM crawl WHERE "userId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2`, userId, limit);
+      return q<CrawlRow>(
+        `SELECT ${CRAWL_COLUMNS} FROM crawl WHERE "userId" = $1 AND ("createdAt", id) < ($3::timestamptz, $4) ORDER BY "createdAt" DESC, id DESC LIMIT $2`,
+        userId,
+        limit,
+        after.createdAt,
+        after.id,
+      );
+    },
+
+    /** queued → running (an execution began); false when the job had finished (cancelled before it started). */
+    async markRunning(id: string): Promise<boolean> {
+      const rows = await q(`UPDATE crawl SET status = 'running', "startedAt" = COALESCE("startedAt", now()), "finishedAt" = NULL WHERE id = $1 AND status IN ('queued', 'running') RETURNING 1`, id);
+      return rows.length > 0;
+    },
+
+    /** The job's end; a finished job is never changed (a replayed finish, a cancel that came first). */
+    async finish(id: string, status: Exclude<CrawlStatus, 'queued' | 'running'>, error?: { code: string; message: string }): Promise<boolean> {
+      const rows = await q(
+        `UPDATE crawl SET status = $2, error = $3::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ('queued', 'running') RETURNING 1`,
+        id,
+        status,
+        error ? JSON.stringify(error) : null,
+      );
+      return rows.length > 0;
+    },
+
+    /** credit_exhausted → queued for a new execution (POST /crawl/:id/resume); false when not exhausted (or another resume won). */
+    async reopen(id: string): Promise<CrawlRow | null> {
+      const [row] = await q<CrawlRow>(
+        `UPDATE crawl SET status = 'queued', resumes = resumes + 1, "finishedAt" = NULL, error = NULL WHERE id = $1 AND status = 'credit_exhausted' RETURNING ${CRAWL_COLUMNS}`,
+        id,
+      );
+      return row ?? null;
+    },
+
+    /**
+     * Adds pages to the frontier in the given order: a URL already there is left as it is; of the
+     * new ones, at most `limit` minus the pages already counted go in as queued (skipped ones do
+     * not count). One writer at a time per crawl (the crawl row is locked), so the count is exact.
+     * Returns how many were queued.
+     */
+    async addPages(crawlId: string, pages: readonly NewPage[], limit: number): Promise<number> {
+      if (pages.length === 0) return 0;
+      return db.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT 1 FROM crawl WHERE id = $1 FOR UPDATE`, crawlId);
+        const skipped = pages.filter((p) => p.skipped);
+        if (skipped.length) {
+          await tx.$queryRawUnsafe(
+            `INSERT INTO crawl_page ("crawlId", url, depth, status, error, "finishedAt")
+             SELECT $1, u, d, 'skipped', e::jsonb, now() FROM unnest($2::text[], $3::int[], $4::text[]) AS t(u, d, e)
+             ON CONFLICT ("crawlId", url) DO NOTHING`,
+            crawlId,
+            skipped.map((p) => p.url),
+            skipped.map((p) => p.depth),
+            skipped.map((p) => JSON.stringify(p.skipped)),
+          );
+        }
+        const queued = pages.filter((p) => !p.skipped);
+        if (queued.length === 0) return 0;
+        const [row] = await tx.$queryRawUnsafe<Array<{ counted: number }>>(
+          `SELECT count(*)::int AS counted FROM crawl_page WHERE "crawlId" = $1 AND status <> 'skipped'`,
+          crawlId,
+        );
+        const room = limit - (row?.counted ?? 0);
+        if (room <= 0) return 0;
+        const inserted = await tx.$queryRawUnsafe<unknown[]>(
+          `INSERT INTO crawl_page ("crawlId", url, depth)
+           SELECT $1, u, d FROM (
+             SELECT DISTINCT ON (u) u, d, o FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(u, d, o)
+             WHERE NOT EXISTS (SELECT 1 FROM crawl_page p WHERE p."crawlId" = $1 AND p.url = t.u)
+             ORDER BY u, o
+           ) fresh ORDER BY o LIMIT $4
+           ON CONFLICT ("crawlId", url) DO NOTHING RETURNING 1`,
+          crawlId,
+          queued.map((p) => p.url),
+          queued.map((p) => p.depth),
+          room,
+        );
+        return inserted.length;
+      });
+    },
+
+    /**
+     * Claims queued pages for the given run ids (chosen by the workflow, so a retried claim finds
+     * its own pages again instead of claiming others): each id not yet holding a page takes the
+     * next queued page in frontier order, and its scrape_run row is recorded in the same
+     * transaction. Returns the pages held by these ids.
+     */
+    async claim(crawlId: string, runIds: readonly string[], run: PageRunTemplate): Promise<ClaimedPage[]> {
+      return db.$transaction(async (tx) => {
+        const held = await tx.$queryRawUnsafe<ClaimedPage[]>(
+          `SELECT seq::int8 AS seq, url, depth, "runId" FROM crawl_page WHERE "crawlId" = $1 AND "runId" = ANY($2::text[])`,
+          crawlId,
+          [...runIds],
+        );
+        const free = runIds.filter((id) => !held.some((p) => p.runId === id));
+        if (free.length) {
+          const claimed = await tx.$queryRawUnsafe<ClaimedPage[]>(
+            `WITH next AS (
+               SELECT seq FROM crawl_page WHERE "crawlId" = $1 AND status = 'queued' ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED
+             ), numbered AS (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM next),
+             ids AS (SELECT id, n FROM unnest($2::text[]) WITH ORDINALITY AS t(id, n))
+             UPDATE crawl_page p SET status = 'running', "runId" = ids.id
+             FROM numbered JOIN ids ON ids.n = numbered.n WHERE p.seq = numbered.seq
+             RETURNING p.seq::int8 AS seq, p.url, p.depth, p."runId"`,
+            crawlId,
+            free,
+            free.length,
+          );
+          if (claimed.length) {
+            await tx.$queryRawUnsafe(
+              `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost)
+               SELECT t.id, $2, $3, $4, $5, t.url, ($6::jsonb || jsonb_build_object('url', t.url)), $7
+               FROM unnest($1::text[], $8::text[]) AS t(id, url)
+               ON CONFLICT (id) DO NOTHING`,
+              claimed.map((p) => p.runId),
+              run.userId,
+              run.apiKeyId,
+              run.workflowId,
+              run.mode,
+              JSON.stringify(run.request),
+              run.cost,
+              claimed.map((p) => p.url),
+            );
+          }
+          held.push(...claimed);
+        }
+        return held.map((p) => ({ ...p, seq: Number(p.seq) })).sort((a, b) => a.seq - b.seq);
+      });
+    },
+
+    /** A claimed page's outcome (once: only while it is running under this run). */
+    async finishPage(runId: string, outcome: { status: 'succeeded' | 'failed'; httpStatus?: number | null; error?: { code: string; message: string } }): Promise<boolean> {
+      const rows = await q(
+        `UPDATE crawl_page SET status = $2, "httpStatus" = $3, error = $4::jsonb, "finishedAt" = now() WHERE "runId" = $1 AND status = 'running' RETURNING 1`,
+        runId,
+        outcome.status,
+        outcome.httpStatus ?? null,
+        outcome.error ? JSON.stringify(outcome.error) : null,
+      );
+      return rows.length > 0;
+    },
+
+    /** Gives a claimed page back to the frontier (its debit was refused: credit ran out). */
+    async requeuePage(runId: string): Promise<boolean> {
+      const rows = await q(`UPDATE crawl_page SET status = 'queued', "runId" = NULL WHERE "runId" = $1 AND status = 'running' RETURNING 1`, runId);
+      return rows.length > 0;
+    },
+
+    async page(crawlId: string, url: string): Promise<CrawlPageRow | null> {
+      const [row] = await q<CrawlPageRow>(`SELECT seq::int8 AS seq, url, depth, status, "runId", "httpStatus", error FROM crawl_page WHERE "crawlId" = $1 AND url = $2`, crawlId, url);
+      return row ? { ...row, seq: Number(row.seq) } : null;
+    },
+
+    async pageByRun(runId: string): Promise<(CrawlPageRow & { crawlId: string }) | null> {
+      const [row] = await q<CrawlPageRow & { crawlId: string }>(
+        `SELECT seq::int8 AS seq, "crawlId", url, depth, status, "runId", "httpStatus", error FROM crawl_page WHERE "runId" = $1`,
+        runId,
+      );
+      return row ? { ...row, seq: Number(row.seq) } : null;
+    },
+
+    /** Pages in frontier order after `afterSeq`, optionally of one status. */
+    async pages(crawlId: string, options: { afterSeq?: number; status?: CrawlPageStatus; limit: number }): Promise<CrawlPageRow[]> {
+      const rows = await q<CrawlPageRow>(
+        `SELECT seq::int8 AS seq, url, depth, status, "runId", "httpStatus", error FROM crawl_page
+         WHERE "crawlId" = $1 AND seq > $2 AND ($3::text IS NULL OR status = $3) ORDER BY seq LIMIT $4`,
+        crawlId,
+        options.afterSeq ?? 0,
+        options.status ?? null,
+        options.limit,
+      );
+      return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+    },
+
+    async counts(crawlId: string): Promise<PageCounts> {
+      const rows = await q<{ status: CrawlPageStatus; n: number }>(`SELECT status, count(*)::int AS n FROM crawl_page WHERE "crawlId" = $1 GROUP BY status`, crawlId);
+      const of = (s: CrawlPageStatus) => rows.find((r) => r.status === s)?.n ?? 0;
+      const counts = { queued: of('queued'), running: of('running'), completed: of('succeeded'), failed: of('failed'), skipped: of('skipped') };
+      return { total: counts.queued + counts.running + counts.completed + counts.failed, ...counts };
+    },
+
+    /** Credits the job's pages kept: their debits less their refunds (every run under the job's workflow id). */
+    async credits(workflowId: string): Promise<number> {
+      const [row] = await q<{ spent: number | null }>(
+        // By each run's ledger keys (lib/credit.ts: the debit `debit:scrape:<run>`, its refund
+        // `refund:<debit key>`): the unique key index answers, where "runId" has none.
+        `SELECT -COALESCE(SUM(l.amount), 0)::int AS spent FROM scrape_run r
+         JOIN credit_ledger l ON l."idempotencyKey" IN ('debit:scrape:' || r.id, 'refund:debit:scrape:' || r.id)
+         WHERE r."workflowId" = $1`,
+        workflowId,
+      );
+      return row?.spent ?? 0;
+    },
+
+    async host(crawlId: string, origin: string): Promise<{ robotsStatus: number | null; robots: string | null; crawlDelayMs: number | null } | null> {
+      const [row] = await q<{ robotsStatus: number | null; robots: string | null; crawlDelayMs: number | null }>(
+        `SELECT "robotsStatus", robots, "crawlDelayMs" FROM crawl_host WHERE "crawlId" = $1 AND origin = $2`,
+        crawlId,
+        origin,
+      );
+      return row ?? null;
+    },
+
+    async hosts(crawlId: string, origins: readonly string[]): Promise<Array<{ origin: string; crawlDelayMs: number | null }>> {
+      if (origins.length === 0) return [];
+      return q(`SELECT origin, "crawlDelayMs" FROM crawl_host WHERE "crawlId" = $1 AND origin = ANY($2::text[])`, crawlId, [...origins]);
+    },
+
+    /** Records an origin's robots.txt once (a second fetch by a racing activity is dropped). */
+    async saveHost(crawlId: string, origin: string, robots: { status: number | null; body: string | null; crawlDelayMs: number | null }): Promise<void> {
+      await q(
+        `INSERT INTO crawl_host ("crawlId", origin, "robotsStatus", robots, "crawlDelayMs") VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("crawlId", origin) DO NOTHING`,
+        crawlId,
+        origin,
+        robots.status,
+        robots.body,
+        robots.crawlDelayMs,
+      );
+    },
+  };
+}
+
+export type CrawlStore = ReturnType<typeof createCrawlStore>;

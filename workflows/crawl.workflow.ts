@@ -1,0 +1,214 @@
+/**
+ * A crawl or a batch scrape (docs/crawl.md "How a crawl runs"): `crawl-<id>`, search attributes
+ * AccountId and CrawlId. The frontier is in PostgreSQL (crawl_page), so this workflow holds only
+ * what is in flight: it claims queued pages (at most `concurrency` at once), runs each as an
+ * ordinary scrape run (`runScrapeSteps`: debit once by the run, the scrape activity with its
+ * retries, refund when every attempt failed), and settles it (the page's links become new pages:
+ * activities/crawl.ts). Per origin, when a politeness delay applies (`per_host_delay_ms`, or a
+ * larger robots.txt `Crawl-delay`), one request at a time and the next one starts at least the
+ * delay after the previous one ended, timed by workflow timers.
+ *
+ * Continue-as-new every CRAWL_PAGES_PER_EXECUTION pages (after the pages in flight finish): the
+ * next execution needs only the crawl id and each origin's next allowed start. Credit running out
+ * at a page's debit puts the page back in the frontier and ends the execution `credit_exhausted`
+ * once the others in flight finish; POST /crawl/:id/resume starts a new execution on the same
+ * frontier (nothing fetched or billed twice). A cancel cancels the scrapes in flight (recorded as
+ * cancelled runs) and records the crawl cancelled.
+ */
+import {
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  sleep,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { NON_RETRYABLE_CODES } from '../lib/errors';
+import {
+  CRAWL_PAGES_PER_EXECUTION,
+  type CrawlPageClaim,
+  type CrawlPageOutcome,
+  type CrawlPlan,
+  type CrawlWorkflowInput,
+  type CrawlWorkflowOutput,
+  type WebhookEventSource,
+} from './definitions';
+import { runScrapeSteps } from './scrape.workflow';
+import { emitWebhookEvents } from './webhook.workflow';
+
+/** Opening an execution may discover sitemaps (several guarded fetches): a regular activity. */
+const opening = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] },
+});
+
+/**
+ * The frontier's bookkeeping. Regular activities, not local ones: what the loop decides (how many
+ * pages to claim, whether to stop) depends on when pages end, and regular activity completions
+ * are history events a replay meets exactly as the first run did; local activity results may
+ * reach a replay grouped differently, which made a replay after a worker crash diverge (a
+ * nondeterminism error). Retried until PostgreSQL answers.
+ */
+const BOOKKEEPING_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] };
+/** Short deadlines: an activity started by a worker that then died is retried elsewhere this soon. */
+const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: BOOKKEEPING_RETRY });
+/** Settling a page may fetch the robots.txt of an origin met for the first time (its own 15 s deadline). */
+const settling = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: BOOKKEEPING_RETRY });
+
+interface HostSlot {
+  busy: boolean;
+  /** Pages waiting for the origin, first come first served. */
+  waiters: Array<() => void>;
+}
+
+export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowOutput> {
+  const { crawlId } = input;
+  let plan: CrawlPlan;
+  try {
+    plan = await opening.openCrawl({ crawlId, seed: !input.seeded });
+  } catch (error) {
+    // Cancelled before it began: the job is recorded cancelled all the same.
+    if (isCancellation(error)) await CancellationScope.nonCancellable(() => bookkeeping.cancelCrawl({ crawlId, runIds: [] }));
+    throw error;
+  }
+  if (!plan.proceed) return { status: 'cancelled' };
+
+  /** Epoch ms before which an origin takes no request (carried over continue-as-new). */
+  const readyAt: Record<string, number> = { ...(input.readyAt ?? {}) };
+  const slots = new Map<string, HostSlot>();
+  const inFlight = new Map<string, Promise<void>>();
+  let started = 0;
+  let settled = 0;
+  let exhausted = false;
+
+  async function acquire(page: CrawlPageClaim): Promise<void> {
+    if (page.delayMs <= 0) return;
+    let slot = slots.get(page.origin);
+    if (!slot) {
+      slot = { busy: false, waiters: [] };
+      slots.set(page.origin, slot);
+    }
+    if (slot.busy) {
+      // Handed over by release (busy stays true): strictly one request per origin at a time.
+      await new Promise<void>((resolve) => slot.waiters.push(resolve));
+    } else slot.busy = true;
+    const wait = (readyAt[page.origin] ?? 0) - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
+
+  function release(page: CrawlPageClaim): void {
+    if (page.delayMs <= 0) return;
+    // Workflow time of the task that saw the page end: never before the request really ended.
+    readyAt[page.origin] = Date.now() + page.delayMs;
+    const slot = slots.get(page.origin)!;
+    const next = slot.waiters.shift();
+    if (next) next();
+    else slot.busy = false;
+  }
+
+  /**
+   * Events go out beside the crawl, never in its way: their recording is a local activity, so no
+   * decision of the loop may wait for it (see `bookkeeping`); awaited before the execution ends.
+   */
+  const emitting: Array<Promise<void>> = [];
+  function emit(event: WebhookEventSource | null): void {
+    // A failure here never fails the crawl (webhooks are best effort beside the job: docs/webhooks.md).
+    if (event) emitting.push(emitWebhookEvents([event]).catch(() => undefined));
+  }
+
+  async function runPage(page: CrawlPageClaim): Promise<void> {
+    let outcome: CrawlPageOutcome;
+    await acquire(page);
+    try {
+      const steps = await runScrapeSteps({
+        runId: page.runId,
+        userId: plan.userId,
+        apiKeyId: plan.apiKeyId,
+        cost: plan.pageCost,
+        request: { ...plan.scrape, url: page.url },
+        browserQueue: input.browserQueue,
+      }, { remoteBookkeeping: true });
+      outcome = steps.status === 'succeeded' ? steps : { status: 'failed', code: steps.code, message: steps.message };
+      if (steps.status === 'failed' && steps.code === 'INSUFFICIENT_CREDIT' && !steps.refunded) {
+        // Nothing was debited or fetched: the page waits in the frontier for a resume.
+        exhausted = true;
+        await bookkeeping.requeueCrawlPage({ runId: page.runId });
+        return;
+      }
+    } finally {
+      release(page);
+    }
+    emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome, events: plan.events }));
+  }
+
+  /** A page's unexpected failure (a bug, not a failed scrape): it fails the workflow task, where an operator sees it. */
+  let broken: Error | undefined;
+
+  function failIfBroken(): void {
+    if (broken) throw broken;
+  }
+
+  function launch(page: CrawlPageClaim): void {
+    started++;
+    const run = runPage(page)
+      .catch((error: unknown) => {
+        // A cancellation is the crawl's (handled below); anything else is kept and rethrown by the loop.
+        if (!isCancellation(error)) broken ??= error instanceof Error ? error : new Error(String(error));
+      })
+      .finally(() => {
+        inFlight.delete(page.runId);
+        settled++;
+      });
+    inFlight.set(page.runId, run);
+  }
+
+  let frontierDone = false;
+  try {
+    for (;;) {
+      failIfBroken();
+      if (exhausted || started >= CRAWL_PAGES_PER_EXECUTION || workflowInfo().continueAsNewSuggested) {
+        // Stop claiming; what is in flight finishes (and may still add pages for the next execution).
+        await condition(() => inFlight.size === 0);
+        break;
+      }
+      const free = Math.min(plan.concurrency - inFlight.size, CRAWL_PAGES_PER_EXECUTION - started);
+      const seen = settled;
+      const claims = free > 0 ? await bookkeeping.claimCrawlPages({ crawlId, runIds: Array.from({ length: free }, () => uuid4()) }) : [];
+      for (const page of claims) launch(page);
+      if (claims.length < free) {
+        if (inFlight.size === 0) {
+          frontierDone = true;
+          break;
+        }
+        // The frontier is empty for now: a page in flight may add to it when it settles.
+        await condition(() => settled > seen);
+      } else {
+        await condition(() => inFlight.size < plan.concurrency || exhausted);
+      }
+    }
+    failIfBroken();
+  } catch (error) {
+    if (isCancellation(error)) {
+      await CancellationScope.nonCancellable(async () => {
+        // Each scrape in flight records its own cancellation first (runScrapeSteps); then the
+        // crawl, and its pages caught in flight, are recorded cancelled.
+        const runIds = [...inFlight.keys()];
+        await Promise.all(inFlight.values());
+        await bookkeeping.cancelCrawl({ crawlId, runIds });
+      });
+    }
+    throw error;
+  }
+
+  if (!frontierDone && !exhausted) {
+    await Promise.all(emitting);
+    await continueAsNew<typeof crawlWorkflow>({ ...input, seeded: true, readyAt });
+  }
+  const closed = await bookkeeping.closeCrawl({ crawlId, exhausted, events: plan.events });
+  emit(closed.event);
+  await Promise.all(emitting);
+  return { status: closed.status };
+}
