@@ -418,6 +418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A site's URLs without their content: the start page's links and its sitemaps' URLs (1 credit)
+         * @description Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`), at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start page's links only) or `only` (the sitemaps only). docs/crawl.md "Map".
+         */
+        post: operations["postMap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-templates": {
         parameters: {
             query?: never;
@@ -923,6 +943,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/crawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's crawls and batch scrapes, newest first */
+        get: operations["getCrawl"];
+        put?: never;
+        /** Start a crawl (202): pages found from the start URL by links and sitemaps, each an ordinary scrape run */
+        post: operations["postCrawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/scrape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scrape a list of URLs as one job (202); served by the /crawl/{id} routes */
+        post: operations["postBatchScrape"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A crawl or batch scrape: status, counts, credits and its first 100 pages */
+        get: operations["getCrawlId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job's pages in frontier order (each page's scrape run is at /webhook/runs/{run_id}) */
+        get: operations["getCrawlIdPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a job: pages in flight are cancelled; 200 once it recorded its cancellation, 202 while it is still stopping */
+        post: operations["postCrawlIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a job that stopped at credit_exhausted (202): the same frontier; nothing done is fetched or billed again */
+        post: operations["postCrawlIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1112,6 +1235,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        MapResult: {
+            /** @description The run: GET /webhook/runs/{id} shows it */
+            id: string;
+            url: string;
+            /** @description Normalised, deduplicated, in scope; the start page first, then its links, then sitemap URLs */
+            links: string[];
+            credits: {
+                cost: number;
+                remaining: number;
+            };
+        };
         UserTemplate: {
             id: string;
             name: string;
@@ -1256,7 +1390,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description Event types it receives; empty = every type. */
-            events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+            events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1283,6 +1417,98 @@ export interface components {
             startedAt: string;
             /** Format: date-time */
             finishedAt: string;
+        };
+        CrawlQueued: {
+            id: string;
+            /** @enum {string} */
+            kind: "crawl" | "batch";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled" | "credit_exhausted";
+            links: {
+                self: string;
+                pages: string;
+                cancel: string;
+                resume: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        CrawlSummary: {
+            id: string;
+            /** @enum {string} */
+            kind: "crawl" | "batch";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled" | "credit_exhausted";
+            url: string | null;
+            total: number;
+            completed: number;
+            failed: number;
+            skipped: number;
+            credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            links: {
+                self: string;
+                pages: string;
+                cancel: string;
+                resume: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A crawl or batch scrape with its first pages; `next` is the cursor of GET /crawl/{id}/pages. */
+        Crawl: {
+            id: string;
+            /** @enum {string} */
+            kind: "crawl" | "batch";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled" | "credit_exhausted";
+            url: string | null;
+            total: number;
+            completed: number;
+            failed: number;
+            skipped: number;
+            credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            links: {
+                self: string;
+                pages: string;
+                cancel: string;
+                resume: string;
+            } & {
+                [key: string]: unknown;
+            };
+            pages: components["schemas"]["CrawlPage"][];
+            next: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CrawlPage: {
+            url: string;
+            depth: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "skipped";
+            run_id: string | null;
+            http_status: number | null;
+            error?: {
+                code: string;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        CrawlPages: {
+            pages: components["schemas"]["CrawlPage"][];
+            next: string | null;
         };
     };
     responses: never;
@@ -1381,7 +1607,7 @@ export interface operations {
                         message: string | string[];
                         error: string;
                         /** @enum {string} */
-                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "TIMEOUT";
+                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "TIMEOUT";
                         /** @enum {string} */
                         status: "starting" | "degraded";
                         checks: {
@@ -2724,7 +2950,7 @@ export interface operations {
                     exclude_tags?: string[];
                     webhook?: {
                         url: string;
-                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -3014,6 +3240,170 @@ export interface operations {
             };
             /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "limit": 1000,
+                 *       "sitemap": "include",
+                 *       "include_subdomains": false
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    /** @default 1000 */
+                    limit?: number;
+                    /**
+                     * @default include
+                     * @enum {string}
+                     */
+                    sitemap?: "include" | "skip" | "only";
+                    /** @default false */
+                    include_subdomains?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MapResult"];
+                };
+            };
+            /**
+             * @description - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `SCRAPE_FAILED`: The target could not be fetched or rendered (network error, navigation error, crash).
+             *     - `PROXY_FAILED`: An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.
+             *     - `TARGET_ERROR`: The target answered 5xx or 429 on every attempt.
+             *     - `RESPONSE_TOO_LARGE`: The target's response, decompressed, exceeded the engine's size cap.
+             */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `TIMEOUT`: The work did not finish within the time limit (50 s for a synchronous call); the run id is in the body. */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4424,7 +4814,7 @@ export interface operations {
                 "application/json": {
                     webhook?: {
                         url: string;
-                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -6190,7 +6580,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                    events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
                     description?: string;
                 };
             };
@@ -6207,7 +6597,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description Event types it receives; empty = every type. */
-                        events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed")[];
+                        events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
                         /** Format: date-time */
                         createdAt: string;
                         /** @description HMAC-SHA256 signing secret (`whsec_…`): shown once. */
@@ -6760,6 +7150,786 @@ export interface operations {
             };
             /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCrawl: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        crawls: components["schemas"]["CrawlSummary"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCrawl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "limit": 100,
+                 *       "max_depth": 3,
+                 *       "include_paths": [
+                 *         "^/blog/"
+                 *       ],
+                 *       "sitemap": "include",
+                 *       "concurrency": 4,
+                 *       "scrape": {
+                 *         "formats": [
+                 *           "markdown",
+                 *           "links"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    /** @default 100 */
+                    limit?: number;
+                    /** @default 3 */
+                    max_depth?: number;
+                    /** @default [] */
+                    include_paths?: string[];
+                    /** @default [] */
+                    exclude_paths?: string[];
+                    /** @default true */
+                    same_origin?: boolean;
+                    /** @default false */
+                    allow_subdomains?: boolean;
+                    /** @default true */
+                    respect_robots?: boolean;
+                    /**
+                     * @default include
+                     * @enum {string}
+                     */
+                    sitemap?: "include" | "skip" | "only";
+                    /** @default 4 */
+                    concurrency?: number;
+                    /** @default 250 */
+                    per_host_delay_ms?: number;
+                    /**
+                     * @description The scrape request of each page, as POST /webhook/unblocker takes it, without `url`, `async` and `webhook`.
+                     * @default {}
+                     */
+                    scrape?: {
+                        [key: string]: unknown;
+                    };
+                    webhook?: {
+                        url: string;
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlQueued"];
+                };
+            };
+            /**
+             * @description - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postBatchScrape: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "urls": [
+                 *         "https://example.com/a",
+                 *         "https://example.com/b"
+                 *       ],
+                 *       "scrape": {
+                 *         "formats": [
+                 *           "markdown"
+                 *         ]
+                 *       },
+                 *       "concurrency": 4
+                 *     }
+                 */
+                "application/json": {
+                    urls: string[];
+                    /** @default 4 */
+                    concurrency?: number;
+                    /** @default 0 */
+                    per_host_delay_ms?: number;
+                    /**
+                     * @description The scrape request of each page, as POST /webhook/unblocker takes it, without `url`, `async` and `webhook`.
+                     * @default {}
+                     */
+                    scrape?: {
+                        [key: string]: unknown;
+                    };
+                    webhook?: {
+                        url: string;
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlQueued"];
+                };
+            };
+            /**
+             * @description - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCrawlId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crawl"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCrawlIdPages: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                status?: "queued" | "running" | "succeeded" | "failed" | "skipped";
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlPages"];
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCrawlIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crawl"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crawl"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCrawlIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlQueued"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,22 @@
 from .api_key import ApiKey
 from .auth_library_error import AuthLibraryError
 from .consent_record import ConsentRecord
+from .crawl import Crawl
+from .crawl_kind import CrawlKind
+from .crawl_links import CrawlLinks
+from .crawl_page import CrawlPage
+from .crawl_page_error import CrawlPageError
+from .crawl_page_status import CrawlPageStatus
+from .crawl_pages import CrawlPages
+from .crawl_queued import CrawlQueued
+from .crawl_queued_kind import CrawlQueuedKind
+from .crawl_queued_links import CrawlQueuedLinks
+from .crawl_queued_status import CrawlQueuedStatus
+from .crawl_status import CrawlStatus
+from .crawl_summary import CrawlSummary
+from .crawl_summary_kind import CrawlSummaryKind
+from .crawl_summary_links import CrawlSummaryLinks
+from .crawl_summary_status import CrawlSummaryStatus
 from .error_body import ErrorBody
 from .error_body_code import ErrorBodyCode
 from .flow import Flow
@@ -67,6 +83,8 @@ from .get_api_webhooks_id_deliveries_response_200 import (
     GetApiWebhooksIdDeliveriesResponse200,
 )
 from .get_api_webhooks_response_200 import GetApiWebhooksResponse200
+from .get_crawl_id_pages_status import GetCrawlIdPagesStatus
+from .get_crawl_response_200 import GetCrawlResponse200
 from .get_flows_id_runs_response_200 import GetFlowsIdRunsResponse200
 from .get_flows_response_200 import GetFlowsResponse200
 from .get_healthz_response_200 import GetHealthzResponse200
@@ -84,6 +102,8 @@ from .get_readyz_response_503_code import GetReadyzResponse503Code
 from .get_readyz_response_503_status import GetReadyzResponse503Status
 from .get_user_templates_response_200 import GetUserTemplatesResponse200
 from .get_webhook_whoami_response_200 import GetWebhookWhoamiResponse200
+from .map_result import MapResult
+from .map_result_credits import MapResultCredits
 from .notification import Notification
 from .patch_api_subscriptions_current_body import PatchApiSubscriptionsCurrentBody
 from .patch_api_subscriptions_current_response_200 import (
@@ -153,12 +173,27 @@ from .post_api_webhooks_response_201 import PostApiWebhooksResponse201
 from .post_api_webhooks_response_201_events_item import (
     PostApiWebhooksResponse201EventsItem,
 )
+from .post_batch_scrape_body import PostBatchScrapeBody
+from .post_batch_scrape_body_scrape import PostBatchScrapeBodyScrape
+from .post_batch_scrape_body_webhook import PostBatchScrapeBodyWebhook
+from .post_batch_scrape_body_webhook_events_item import (
+    PostBatchScrapeBodyWebhookEventsItem,
+)
+from .post_batch_scrape_body_webhook_metadata import PostBatchScrapeBodyWebhookMetadata
+from .post_crawl_body import PostCrawlBody
+from .post_crawl_body_scrape import PostCrawlBodyScrape
+from .post_crawl_body_sitemap import PostCrawlBodySitemap
+from .post_crawl_body_webhook import PostCrawlBodyWebhook
+from .post_crawl_body_webhook_events_item import PostCrawlBodyWebhookEventsItem
+from .post_crawl_body_webhook_metadata import PostCrawlBodyWebhookMetadata
 from .post_flows_id_runs_body import PostFlowsIdRunsBody
 from .post_flows_id_runs_body_webhook import PostFlowsIdRunsBodyWebhook
 from .post_flows_id_runs_body_webhook_events_item import (
     PostFlowsIdRunsBodyWebhookEventsItem,
 )
 from .post_flows_id_runs_body_webhook_metadata import PostFlowsIdRunsBodyWebhookMetadata
+from .post_map_body import PostMapBody
+from .post_map_body_sitemap import PostMapBodySitemap
 from .post_user_templates_body import PostUserTemplatesBody
 from .post_user_templates_body_params_item import PostUserTemplatesBodyParamsItem
 from .post_user_templates_body_params_item_type import (
@@ -229,6 +264,22 @@ __all__ = (
     "ApiKey",
     "AuthLibraryError",
     "ConsentRecord",
+    "Crawl",
+    "CrawlKind",
+    "CrawlLinks",
+    "CrawlPage",
+    "CrawlPageError",
+    "CrawlPageStatus",
+    "CrawlPages",
+    "CrawlQueued",
+    "CrawlQueuedKind",
+    "CrawlQueuedLinks",
+    "CrawlQueuedStatus",
+    "CrawlStatus",
+    "CrawlSummary",
+    "CrawlSummaryKind",
+    "CrawlSummaryLinks",
+    "CrawlSummaryStatus",
     "ErrorBody",
     "ErrorBodyCode",
     "Flow",
@@ -275,6 +326,8 @@ __all__ = (
     "GetApiWebhookSecretResponse200",
     "GetApiWebhooksIdDeliveriesResponse200",
     "GetApiWebhooksResponse200",
+    "GetCrawlIdPagesStatus",
+    "GetCrawlResponse200",
     "GetFlowsIdRunsResponse200",
     "GetFlowsResponse200",
     "GetHealthzResponse200",
@@ -292,6 +345,8 @@ __all__ = (
     "GetReadyzResponse503Status",
     "GetUserTemplatesResponse200",
     "GetWebhookWhoamiResponse200",
+    "MapResult",
+    "MapResultCredits",
     "Notification",
     "PatchApiSubscriptionsCurrentBody",
     "PatchApiSubscriptionsCurrentResponse200",
@@ -331,10 +386,23 @@ __all__ = (
     "PostApiWebhooksBodyEventsItem",
     "PostApiWebhooksResponse201",
     "PostApiWebhooksResponse201EventsItem",
+    "PostBatchScrapeBody",
+    "PostBatchScrapeBodyScrape",
+    "PostBatchScrapeBodyWebhook",
+    "PostBatchScrapeBodyWebhookEventsItem",
+    "PostBatchScrapeBodyWebhookMetadata",
+    "PostCrawlBody",
+    "PostCrawlBodyScrape",
+    "PostCrawlBodySitemap",
+    "PostCrawlBodyWebhook",
+    "PostCrawlBodyWebhookEventsItem",
+    "PostCrawlBodyWebhookMetadata",
     "PostFlowsIdRunsBody",
     "PostFlowsIdRunsBodyWebhook",
     "PostFlowsIdRunsBodyWebhookEventsItem",
     "PostFlowsIdRunsBodyWebhookMetadata",
+    "PostMapBody",
+    "PostMapBodySitemap",
     "PostUserTemplatesBody",
     "PostUserTemplatesBodyParamsItem",
     "PostUserTemplatesBodyParamsItemType",

@@ -2,6 +2,9 @@ from enum import StrEnum
 
 
 class PostFlowsIdRunsBodyWebhookEventsItem(StrEnum):
+    CRAWL_COMPLETED = "crawl.completed"
+    CRAWL_FAILED = "crawl.failed"
+    CRAWL_PAGE = "crawl.page"
     FLOW_RUN_COMPLETED = "flow.run.completed"
     FLOW_RUN_FAILED = "flow.run.failed"
     SCRAPE_COMPLETED = "scrape.completed"

@@ -1,0 +1,221 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.crawl_queued import CrawlQueued
+from ...models.error_body import ErrorBody
+from ...models.post_batch_scrape_body import PostBatchScrapeBody
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: PostBatchScrapeBody,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/batch/scrape",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CrawlQueued | ErrorBody | None:
+    if response.status_code == 202:
+        response_202 = CrawlQueued.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = ErrorBody.from_dict(response.json())
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CrawlQueued | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostBatchScrapeBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[CrawlQueued | ErrorBody]:
+    """Scrape a list of URLs as one job (202); served by the /crawl/{id} routes
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PostBatchScrapeBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CrawlQueued | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PostBatchScrapeBody,
+    idempotency_key: str | Unset = UNSET,
+) -> CrawlQueued | ErrorBody | None:
+    """Scrape a list of URLs as one job (202); served by the /crawl/{id} routes
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PostBatchScrapeBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CrawlQueued | ErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostBatchScrapeBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[CrawlQueued | ErrorBody]:
+    """Scrape a list of URLs as one job (202); served by the /crawl/{id} routes
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PostBatchScrapeBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CrawlQueued | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PostBatchScrapeBody,
+    idempotency_key: str | Unset = UNSET,
+) -> CrawlQueued | ErrorBody | None:
+    """Scrape a list of URLs as one job (202); served by the /crawl/{id} routes
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PostBatchScrapeBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CrawlQueued | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

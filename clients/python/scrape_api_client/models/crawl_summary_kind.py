@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CrawlSummaryKind(StrEnum):
+    BATCH = "batch"
+    CRAWL = "crawl"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class CrawlSummaryStatus(StrEnum):
+    CANCELLED = "cancelled"
+    COMPLETED = "completed"
+    CREDIT_EXHAUSTED = "credit_exhausted"
+    FAILED = "failed"
+    QUEUED = "queued"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)

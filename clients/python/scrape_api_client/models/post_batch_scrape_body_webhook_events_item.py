@@ -1,0 +1,14 @@
+from enum import StrEnum
+
+
+class PostBatchScrapeBodyWebhookEventsItem(StrEnum):
+    CRAWL_COMPLETED = "crawl.completed"
+    CRAWL_FAILED = "crawl.failed"
+    CRAWL_PAGE = "crawl.page"
+    FLOW_RUN_COMPLETED = "flow.run.completed"
+    FLOW_RUN_FAILED = "flow.run.failed"
+    SCRAPE_COMPLETED = "scrape.completed"
+    SCRAPE_FAILED = "scrape.failed"
+
+    def __str__(self) -> str:
+        return str(self.value)
