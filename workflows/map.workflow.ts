@@ -1,8 +1,8 @@
 import { CancellationScope, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { NON_RETRYABLE_CODES } from '../lib/errors';
-import { type MapWorkflowInput, type MapWorkflowOutput, SCRAPE_RETRY, SCRAPE_SCHEDULE_TO_CLOSE_MS } from './definitions';
-import { describeFailure } from './scrape.workflow';
+import { type MapWorkflowInput, type MapWorkflowOutput, SCRAPE_SCHEDULE_TO_CLOSE_MS } from './definitions';
+import { describeFailure, scrapeRetryPolicy } from './scrape.workflow';
 
 /** Bookkeeping (refund and record a failed map, or a cancelled one): retried until the database answers. */
 const bookkeeping = proxyLocalActivities<Activities>({
@@ -19,16 +19,7 @@ const bookkeeping = proxyLocalActivities<Activities>({
  */
 export async function mapWorkflow(input: MapWorkflowInput): Promise<MapWorkflowOutput> {
   const { job } = input;
-  const map = proxyLocalActivities<Activities>({
-    scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
-    retry: {
-      maximumAttempts: job.request.options.retry_count + 1,
-      initialInterval: SCRAPE_RETRY.initialIntervalMs,
-      backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
-      maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
-      nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
-    },
-  });
+  const map = proxyLocalActivities<Activities>({ scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS, retry: scrapeRetryPolicy(job.request.options.retry_count) });
   try {
     const result = await map.mapSite(input);
     return { status: 'succeeded', httpStatus: result.httpStatus };

@@ -51,18 +51,19 @@ const bookkeepingRemote = proxyActivities<Activities>(BOOKKEEPING_OPTIONS);
  */
 const bookkeepingLocal = proxyLocalActivities<Activities>(BOOKKEEPING_OPTIONS);
 
-function scrapeActivityOptions(input: ScrapeWorkflowInput) {
-  const { retry_count } = input.request.options;
+/** A scrape's attempts: `retry_count` + 1, backing off per SCRAPE_RETRY, never retrying a final code. */
+export function scrapeRetryPolicy(retryCount: number) {
   return {
-    scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS,
-    retry: {
-      maximumAttempts: retry_count + 1,
-      initialInterval: '250 milliseconds',
-      backoffCoefficient: 2,
-      maximumInterval: '4 seconds',
-      nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
-    },
+    maximumAttempts: retryCount + 1,
+    initialInterval: SCRAPE_RETRY.initialIntervalMs,
+    backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
+    maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
   };
+}
+
+function scrapeActivityOptions(input: ScrapeWorkflowInput) {
+  return { scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS, retry: scrapeRetryPolicy(input.request.options.retry_count) };
 }
 
 /** The page activities, each under the name its engine's line gives (scrape/engines.ts). */
@@ -251,16 +252,7 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
   };
 
   const renderPage = (job: ScrapeJob, budget: number) => {
-    const options = {
-      scheduleToCloseTimeout: budget,
-      retry: {
-        maximumAttempts: job.request.options.retry_count + 1,
-        initialInterval: SCRAPE_RETRY.initialIntervalMs,
-        backoffCoefficient: SCRAPE_RETRY.backoffCoefficient,
-        maximumInterval: SCRAPE_RETRY.maximumIntervalMs,
-        nonRetryableErrorTypes: [...NON_RETRYABLE_CODES],
-      },
-    };
+    const options = { scheduleToCloseTimeout: budget, retry: scrapeRetryPolicy(job.request.options.retry_count) };
     const { mode } = job.request;
     const activity = SCRAPE_ENGINES[mode].activity;
     // On the engine's queue, the page is rendered by this worker's engine inside the workflow task
