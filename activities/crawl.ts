@@ -288,9 +288,11 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       await store.finish(input.crawlId, 'cancelled', { code: 'CANCELLED', message: 'the crawl was cancelled' });
       const error = { code: 'CANCELLED', message: 'the crawl was cancelled' };
       for (const runId of input.runIds) await store.finishPage(runId, { status: 'failed', error });
-      // Runs that never reached their scrape (waiting for their origin's turn) are closed too.
+      // Pages a claim took as the cancel arrived, which the workflow never ran.
+      const claimedOnly = await store.failClaimedPages(input.crawlId, error);
+      // Runs that never reached their scrape (waiting for their origin's turn, or never launched) are closed too.
       await deps.db.scrapeRun.updateMany({
-        where: { id: { in: input.runIds }, status: { in: ['queued', 'running'] } },
+        where: { id: { in: [...input.runIds, ...claimedOnly] }, status: { in: ['queued', 'running'] } },
         data: { status: 'cancelled', error: { ...error, refunded: false }, finishedAt: new Date() },
       });
     },

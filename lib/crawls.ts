@@ -198,7 +198,11 @@ export function createCrawlStore(db: Database) {
           crawlId,
           [...runIds],
         );
-        const free = runIds.filter((id) => !held.some((p) => p.runId === id));
+        // A crawl that has ended (cancelled while this claim was on its way) takes no more pages;
+        // the row lock orders this claim with the cancel's update, so `failClaimedPages` sees what it took.
+        const [crawl] = await tx.$queryRawUnsafe<Array<{ status: string }>>(`SELECT status::text AS status FROM crawl WHERE id = $1 FOR SHARE`, crawlId);
+        const open = crawl?.status === 'queued' || crawl?.status === 'running';
+        const free = open ? runIds.filter((id) => !held.some((p) => p.runId === id)) : [];
         if (free.length) {
           const claimed = await tx.$queryRawUnsafe<ClaimedPage[]>(
             `WITH next AS (
@@ -244,6 +248,20 @@ export function createCrawlStore(db: Database) {
         outcome.error ? JSON.stringify(outcome.error) : null,
       );
       return rows.length > 0;
+    },
+
+    /**
+     * A cancelled crawl's pages still claimed once its scrapes in flight have ended: claimed by a
+     * claim that completed while the cancel arrived, so its workflow never ran them. Recorded
+     * failed with `error`; their run ids (runs recorded, never started, never debited).
+     */
+    async failClaimedPages(crawlId: string, error: { code: string; message: string }): Promise<string[]> {
+      const rows = await q<{ runId: string }>(
+        `UPDATE crawl_page SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE "crawlId" = $1 AND status = 'running' RETURNING "runId"`,
+        crawlId,
+        JSON.stringify(error),
+      );
+      return rows.map((row) => row.runId);
     },
 
     /** Gives a claimed page back to the frontier (its debit was refused: credit ran out). */
