@@ -64,6 +64,8 @@ describe('POST /map', () => {
     // The sitemap-only pages came through the gzip sitemap.
     for (const path of site.sitemapOnlyPaths) expect(body.links).toContain(abs(path));
     expect(body.credits).toEqual({ cost: 1, remaining: 99 });
+    // The price GET /pricing lists.
+    expect(((await (await fetch(`${stack.baseUrl}/pricing`)).json()) as { jobs: { map: number } }).jobs.map).toBe(body.credits.cost);
     for (const path of ['/', '/robots.txt', '/sitemap_index.xml', '/sitemaps/pages.xml', '/sitemaps/archive.xml.gz']) expect([path, site.hits(path)]).toEqual([path, 1]);
     // No content: no other page of the site was fetched.
     expect([...site.allHits().keys()].sort()).toEqual(['/', '/robots.txt', '/sitemap_index.xml', '/sitemaps/archive.xml.gz', '/sitemaps/pages.xml']);

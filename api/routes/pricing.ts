@@ -1,10 +1,11 @@
 /**
  * `GET /pricing`: the credit price list, read from the registries that charge (scrape/engines.ts
- * for a scrape and its extras, api/schemas/flow-nodes.ts for flow nodes), so what it says is what
- * the 402 check and the debit use (docs/scraping.md "Price list").
+ * for a scrape and its extras, api/schemas/flow-nodes.ts for flow nodes, crawl/map-request.ts for
+ * a map), so what it says is what the 402 check and the debit use (docs/scraping.md "Price list").
  */
 import { z } from 'zod';
 import { CAPTURE_NETWORK_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { MAP_PRICE } from '../../crawl/map-request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
 
@@ -19,6 +20,8 @@ const priceListSchema = z.object({
     formats: z.int(),
   }),
   flow_nodes: z.record(z.string(), z.string()),
+  /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
+  jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
   refunds: z.string(),
 });
 
@@ -31,6 +34,11 @@ export function priceList(): z.infer<typeof priceListSchema> {
       formats: 0,
     },
     flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),
+    jobs: {
+      map: MAP_PRICE,
+      crawl: "each page fetched costs its scrape request's price (mode and extras above); skipped pages cost nothing",
+      batch_scrape: "each URL costs its scrape request's price (mode and extras above)",
+    },
     refunds: 'a scrape whose every attempt failed is refunded in full; a 402 or 429 answer charges nothing',
   };
 }
@@ -42,7 +50,7 @@ export function pricingRouteTable(): Route[] {
       path: '/pricing',
       credential: 'none',
       tag: 'scraping',
-      summary: 'The credit price list: per scrape mode, its extras, and what flow nodes spend',
+      summary: 'The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs',
       responses: { 200: priceListSchema },
       errors: [],
       handler: () => reply(200, priceList()),

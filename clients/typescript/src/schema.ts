@@ -113,7 +113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The credit price list: per scrape mode, its extras, and what flow nodes spend */
+        /** The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs */
         get: operations["getPricing"];
         put?: never;
         post?: never;
@@ -1804,6 +1804,11 @@ export interface operations {
                         };
                         flow_nodes: {
                             [key: string]: string;
+                        };
+                        jobs: {
+                            map: number;
+                            crawl: string;
+                            batch_scrape: string;
                         };
                         refunds: string;
                     };

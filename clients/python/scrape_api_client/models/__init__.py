@@ -91,6 +91,7 @@ from .get_healthz_response_200 import GetHealthzResponse200
 from .get_openapi_json_response_200 import GetOpenapiJsonResponse200
 from .get_pricing_response_200 import GetPricingResponse200
 from .get_pricing_response_200_flow_nodes import GetPricingResponse200FlowNodes
+from .get_pricing_response_200_jobs import GetPricingResponse200Jobs
 from .get_pricing_response_200_scrape import GetPricingResponse200Scrape
 from .get_pricing_response_200_scrape_extras import GetPricingResponse200ScrapeExtras
 from .get_pricing_response_200_scrape_modes import GetPricingResponse200ScrapeModes
@@ -334,6 +335,7 @@ __all__ = (
     "GetOpenapiJsonResponse200",
     "GetPricingResponse200",
     "GetPricingResponse200FlowNodes",
+    "GetPricingResponse200Jobs",
     "GetPricingResponse200Scrape",
     "GetPricingResponse200ScrapeExtras",
     "GetPricingResponse200ScrapeModes",

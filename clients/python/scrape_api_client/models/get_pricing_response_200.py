@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..models.get_pricing_response_200_flow_nodes import (
         GetPricingResponse200FlowNodes,
     )
+    from ..models.get_pricing_response_200_jobs import GetPricingResponse200Jobs
     from ..models.get_pricing_response_200_scrape import GetPricingResponse200Scrape
 
 
@@ -29,12 +30,14 @@ class GetPricingResponse200:
         unit (Literal['credit']):
         scrape (GetPricingResponse200Scrape):
         flow_nodes (GetPricingResponse200FlowNodes):
+        jobs (GetPricingResponse200Jobs):
         refunds (str):
     """
 
     unit: Literal["credit"]
     scrape: GetPricingResponse200Scrape
     flow_nodes: GetPricingResponse200FlowNodes
+    jobs: GetPricingResponse200Jobs
     refunds: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +46,8 @@ class GetPricingResponse200:
         scrape = self.scrape.to_dict()
 
         flow_nodes = self.flow_nodes.to_dict()
+
+        jobs = self.jobs.to_dict()
 
         refunds = self.refunds
 
@@ -53,6 +58,7 @@ class GetPricingResponse200:
                 "unit": unit,
                 "scrape": scrape,
                 "flow_nodes": flow_nodes,
+                "jobs": jobs,
                 "refunds": refunds,
             }
         )
@@ -64,6 +70,7 @@ class GetPricingResponse200:
         from ..models.get_pricing_response_200_flow_nodes import (
             GetPricingResponse200FlowNodes,
         )
+        from ..models.get_pricing_response_200_jobs import GetPricingResponse200Jobs
         from ..models.get_pricing_response_200_scrape import GetPricingResponse200Scrape
 
         d = dict(src_dict)
@@ -75,12 +82,15 @@ class GetPricingResponse200:
 
         flow_nodes = GetPricingResponse200FlowNodes.from_dict(d.pop("flow_nodes"))
 
+        jobs = GetPricingResponse200Jobs.from_dict(d.pop("jobs"))
+
         refunds = d.pop("refunds")
 
         get_pricing_response_200 = cls(
             unit=unit,
             scrape=scrape,
             flow_nodes=flow_nodes,
+            jobs=jobs,
             refunds=refunds,
         )
 

@@ -59,7 +59,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | GetPricingResponse200]:
-    """The credit price list: per scrape mode, its extras, and what flow nodes spend
+    """The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -82,7 +82,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | GetPricingResponse200 | None:
-    """The credit price list: per scrape mode, its extras, and what flow nodes spend
+    """The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,7 +101,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | GetPricingResponse200]:
-    """The credit price list: per scrape mode, its extras, and what flow nodes spend
+    """The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,7 +122,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | GetPricingResponse200 | None:
-    """The credit price list: per scrape mode, its extras, and what flow nodes spend
+    """The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
