@@ -12,7 +12,6 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import { getBalance } from '../../lib/credit';
 import { AppError } from '../../lib/errors';
 import { type CrawlRow, CRAWL_FINISHED, type CrawlPageRow, type CrawlStore, createCrawlStore } from '../../lib/crawls';
-import { checkTarget, resolvePublicHost } from '../../scrape/guard';
 import { type CrawlJobRequest, type ParsedJob, batchRequestSchema, crawlRequestSchema, parseBatchRequest, parseCrawlRequest } from '../../crawl/job-request';
 import { type CrawlWorkflowInput, crawlWorkflowId } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
@@ -22,6 +21,7 @@ import type { AuthContext } from '../middleware/auth';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { SEARCH_ATTRIBUTE_KEYS } from '../scrape-dispatch';
+import { precheck } from '../scrape-run';
 import { apiWebhooks } from '../webhooks';
 import { decodeCursor, encodeCursor } from './pagination';
 import { crawlListQuery, crawlListSchema, crawlPagesQuery, crawlPagesSchema, crawlQueuedSchema, crawlSchema } from '../schemas/crawl';
@@ -106,9 +106,8 @@ export function crawlRouteTable(deps: AppDeps): Route[] {
     return ownedBy(await store.byId(id), userId, 'crawl');
   }
 
-  /** 402 when the balance cannot pay one page. */
-  async function checkBalance(userId: string, pageCost: number): Promise<void> {
-    const balance = await getBalance(deps.sql, userId);
+  /** 402 when `balance` cannot pay one page. */
+  function requirePage(balance: number, pageCost: number): void {
     if (balance < pageCost) {
       throw new AppError('INSUFFICIENT_CREDIT', `A page costs ${pageCost} credit${pageCost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost: pageCost });
     }
@@ -132,17 +131,11 @@ export function crawlRouteTable(deps: AppDeps): Route[] {
   /** Checks, records and starts a job under `id`; 202 with its links. */
   async function startJob(auth: AuthContext, parsed: ParsedJob, id: string) {
     const { request, pageCost } = parsed;
-    if (request.kind === 'crawl') {
-      // The start URL is refused now as a scrape would be (blacklist, private target); a DNS failure is left to the page.
-      const url = await checkTarget(request.url, { allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS, isBlacklisted: deps.blacklist.isBlacklisted });
-      await resolvePublicHost(url.hostname, { allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS }).catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'PRIVATE_TARGET') throw error;
-      });
-    }
+    // The start URL is refused now as a scrape's would be (blacklist, private target); a DNS failure is left to the page.
+    if (request.kind === 'crawl') await precheck(deps, request);
     if (request.webhook) await apiWebhooks(deps).guard.check(request.webhook.url);
-    // The account's runs in flight (api/limits.ts), as a flow run's start checks them.
-    await deps.limits?.checkConcurrency(auth.userId);
-    await checkBalance(auth.userId, pageCost);
+    // One statement reads the balance and refuses at the account's runs-in-flight limit (429, before the 402), as a scrape's start does.
+    requirePage(deps.limits ? await deps.limits.balanceForNewRun(auth.userId) : await getBalance(deps.sql, auth.userId), pageCost);
     const crawl = await store.create({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, kind: request.kind, request, workflowId: crawlWorkflowId(id), pageCost });
     try {
       await startExecution(crawl, false);
@@ -264,7 +257,7 @@ export function crawlRouteTable(deps: AppDeps): Route[] {
       handler: async ({ auth, params }) => {
         const crawl = await own(params.id, auth.userId);
         if (crawl.status !== 'credit_exhausted') throw new AppError('CONFLICT', `Only a job stopped by credit_exhausted can be resumed (this one is ${crawl.status})`, { id: crawl.id, status: crawl.status });
-        await checkBalance(auth.userId, crawl.pageCost);
+        requirePage(await getBalance(deps.sql, auth.userId), crawl.pageCost);
         // The execution that stopped may still be closing (its end event): a new one starts after it.
         const client = await deps.temporal.get();
         await awaitWorkflow(client, client.workflow.getHandle(crawl.workflowId), CANCEL_WAIT_MS).catch(() => undefined);
