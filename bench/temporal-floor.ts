@@ -1,8 +1,11 @@
 /**
  * The Temporal floor under a scrape (issue 9, docs/benchmarks.md "The Temporal floor"): the SDK
  * and the dev server alone, no API, no database, no fetch. One operation = one local activity that
- * returns at once, run two ways: a workflow execution started eagerly per operation (today's shape
- * of a standalone scrape), and an Update to one long-lived execution (the proposed shape).
+ * returns at once, run three ways: a workflow execution started eagerly per operation (today's
+ * shape of a standalone scrape); an Update to one long-lived execution, answered when the workflow
+ * task completes; a Signal to one long-lived execution, answered by the local activity itself (as
+ * the API's run waiters are told), with the operation's id upserted into a keyword-list search
+ * attribute (as a run id would be, to stay findable).
  * Prints p50 latency, operations per second and CPU per operation of the Temporal server and of
  * this process (client + worker, as in the API process that hosts the sync queue's worker).
  *   node --import tsx bench/temporal-floor.ts     (FLOOR_OPERATIONS=N per phase, default 300)
@@ -32,7 +35,9 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: services.temporalAddress });
   try {
     const taskQueue = 'floor';
-    const worker = await Worker.create({ connection, taskQueue, workflowsPath: require.resolve('./temporal-floor/workflows'), activities: { work: (i: number) => Promise.resolve(i) } });
+    // The signal shape's callers, told by the local activity itself (as the API's run waiters are).
+    const waiting = new Map<number, () => void>();
+    const worker = await Worker.create({ connection, taskQueue, workflowsPath: require.resolve('./temporal-floor/workflows'), activities: { work: (i: number) => { waiting.get(i)?.(); waiting.delete(i); return Promise.resolve(i); } } });
     const running = worker.run();
     const client = new Client({ connection });
     const serverPid = Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).find((pid) => /temporal/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))));
@@ -44,11 +49,18 @@ async function main(): Promise<void> {
     };
     const runner = await client.workflow.start('runnerWorkflow', { taskQueue, workflowId: 'runner', args: [] });
     const update = async () => void (await runner.executeUpdate('operation', { args: [id++] }));
+    const signalRunner = await client.workflow.start('signalRunnerWorkflow', { taskQueue, workflowId: 'signal-runner', args: [] });
+    const signal = async () => {
+      const i = id++;
+      const done = new Promise<void>((resolve) => waiting.set(i, resolve));
+      await signalRunner.signal('operation', i);
+      await done;
+    };
     console.log(`Temporal floor, ${operations} operations per phase; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('| shape | concurrency | p50 ms | ops/s | CPU ms per op: Temporal server | this process (client + worker) |');
     console.log('|---|---|---|---|---|---|');
     for (const concurrency of [1, 8]) {
-      for (const [name, call] of [['execution per operation (eager start)', oneShot], ['Update to a running execution', update]] as const) {
+      for (const [name, call] of [['execution per operation (eager start)', oneShot], ['Update to a running execution', update], ['Signal to a running execution, told by the activity', signal]] as const) {
         await drive(20, concurrency, call);
         const server0 = processCpu(serverPid);
         const self0 = process.cpuUsage();
@@ -60,6 +72,7 @@ async function main(): Promise<void> {
       }
     }
     await runner.terminate('bench done');
+    await signalRunner.terminate('bench done');
     worker.shutdown();
     await running;
   } finally {
