@@ -9,6 +9,7 @@
  */
 import { createAccount, setBalance, sql } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
+import { waitFor } from '../test/helpers/wait';
 import { runBench, startBenchServices } from './services';
 
 const slowMs = Number(process.env.HOL_SLOW_MS ?? '6000');
@@ -34,11 +35,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < 20; i++) await scrape('/links?n=20');
     const slow = scrape(`/slow?ms=${slowMs}`);
     // The probe starts once the slow scrape's run is running (its fetch then waits slowMs).
-    for (;;) {
+    await waitFor('the slow scrape running', async () => {
       const [row] = await sql<{ n: number }>(stack.databaseUrl, `SELECT count(*)::int AS n FROM scrape_run WHERE url LIKE '%/slow?ms=%' AND status = 'running'`);
-      if (row!.n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return row!.n > 0;
+    });
     const fast: Array<{ status: number; ms: number }> = [];
     for (let i = 0; i < fastCount; i++) fast.push(await scrape('/links?n=20'));
     const slowResult = await slow;
