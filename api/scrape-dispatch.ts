@@ -1,26 +1,33 @@
 /**
  * Standalone scrapes from this API process (POST /webhook/unblocker, template runs): records each
- * run, starts it in a `scrapeBatchWorkflow` on the sync task queue, and waits for its outcome.
+ * run, hands it to a workflow execution, and waits for its outcome.
  *
- * Group commit. Requests of one account, mode and target host are gathered into one workflow
- * execution: while that key's previous start is still under way, and while other requests of the
- * key are in flight here and could join, for at most `lingerMs`. A lone request starts at once;
- * under load, a batch gathers what arrives meanwhile. What a scrape costs Temporal is per workflow execution (~20 ms of CPU in the server and
- * as much in the SDK, whatever the batch size: docs/benchmarks.md), so under load this is what
- * keeps a scrape cheap; at concurrency 1 it adds nothing. Each scrape keeps its own run row,
- * debit, retries, refund and outcome; the workflow id is `scrape-<first run id>` and the search
- * attribute ScrapeRunIds lists every run, so each is found in the Temporal UI by its id.
+ * Group commit. Requests of one account, mode and target host are gathered into one batch: while
+ * that key's previous batch is still being handed over, and while other requests of the key are in
+ * flight here and could join, for at most `lingerMs`. A lone request goes at once; under load, a
+ * batch gathers what arrives meanwhile. Each scrape keeps its own run row, debit, retries, refund
+ * and outcome, and the search attribute ScrapeRunIds of its execution lists it, so each run is
+ * found in the Temporal UI by its id (and by its account, AccountId).
  *
- * An http batch asks for an eager start when this process's worker runs: the server hands the
- * first workflow task straight back, so the batch runs here with no task-queue round trip, and its
- * activities tell the waiting requests in-process (api/run-waiters.ts). A browser batch starts on
- * the browser queue: the browser worker runs it and renders its pages as local activities.
+ * Lanes. What a scrape costs Temporal is mostly per workflow execution (docs/benchmarks.md), so a
+ * batch does not get one of its own: it goes to a lane, a long-lived `scrapeLaneWorkflow` of its
+ * key started by this process. The lane's first batch starts it; later batches are Updates to it.
+ * A lane takes a batch only when nothing of it is in flight (see Lane), at most LANE_MAX_RUNS runs,
+ * and is left after LANE_REUSE_MS unused. Template runs keep an execution of their own
+ * (`scrapeBatchWorkflow` under their business id).
+ *
+ * An http lane is started eagerly when this process's worker runs: the server hands the first
+ * workflow task straight back, so the lane runs here (its later tasks come to this worker's sticky
+ * queue), and its activities tell the waiting requests in-process (api/run-waiters.ts). A browser
+ * lane starts on the browser queue: the browser worker runs it and renders its pages as local
+ * activities.
  */
-import type { Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { type Client, WorkflowUpdateStage } from '@temporalio/client';
 import { type SearchAttributePair, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import type { Logger } from '../lib/logger';
 import type { FinishedRun, ScrapeRunStore } from '../lib/scrape-runs';
-import type { ScrapeBatchWorkflowInput, ScrapeJob, TaskQueues } from '../workflows/definitions';
+import { LANE_MAX_RUNS, type ScrapeBatchWorkflowInput, type ScrapeJob, type TaskQueues, scrapeLaneUpdateName, workflowIds } from '../workflows/definitions';
 import type { FinishedAnswer, RunWaiters } from './run-waiters';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
 
@@ -68,6 +75,10 @@ export interface DispatcherSettings {
 
 interface Batch {
   key: string;
+  /** The lane it goes to (standalone batches; template runs have their own execution). */
+  lane?: Lane;
+  /** Called when the key's next batch may be dispatched (before this one's Update is accepted). */
+  onSent?: () => void;
   /** When its first request arrived (it gathers for at most `lingerMs` from then). */
   openedAt: number;
   workflowId: string;
@@ -88,6 +99,38 @@ interface KeyState {
   linger?: NodeJS.Timeout;
 }
 
+/**
+ * A running scrapeLaneWorkflow of one key, started by this process. It takes a batch only when
+ * none of its earlier scrapes is in flight: its workflow task stays open while a local activity
+ * runs, and an Update waits for that task, so a busy lane would hold the next batch behind a slow
+ * page (measured: 5.9 s behind a 6 s page; docs/benchmarks.md "A lane prototype").
+ */
+interface Lane {
+  workflowId: string;
+  /** Runs sent to it (async batches count as full: their end is not seen here). */
+  runs: number;
+  /** Its scrapes whose requests are still waiting here. */
+  busy: number;
+  usedAt: number;
+  started: boolean;
+  /** An Update to it failed: it is not used again. */
+  broken?: boolean;
+}
+
+/**
+ * A lane unused for this long is not used again (it ends by itself 60 s after its last batch:
+ * workflows/scrape.workflow.ts LANE_IDLE_END), so an Update never races its end.
+ */
+const LANE_REUSE_MS = 45_000;
+
+/**
+ * How long the key's next batch waits for this one's Update to be accepted. Acceptance comes with
+ * the lane's workflow task, after the batch's first attempts; waiting for it lets the next batch
+ * gather more requests (fewer Updates under load), this cap keeps a slow page from holding it
+ * (docs/benchmarks.md "A lane prototype": no wait 70–79 req/s at c=32, 50 ms 86–93, 200 ms 105).
+ */
+const LANE_SEND_CAP_MS = 200;
+
 /** Requests that may share a workflow execution: one account, one mode, one target host. */
 const batchKey = (job: ScrapeJob) => `${job.userId}|${job.request.mode}|${new URL(job.request.url).hostname}`;
 
@@ -104,6 +147,35 @@ export function createScrapeDispatcher(deps: {
 }): ScrapeDispatcher {
   const { settings } = deps;
   const states = new Map<string, KeyState>();
+  // Lanes by key; they outlive the key's requests (LANE_REUSE_MS).
+  const lanes = new Map<string, Lane[]>();
+  const instance = randomUUID().slice(0, 8);
+  let laneCount = 0;
+  const pruneLanes = setInterval(() => {
+    const now = Date.now();
+    for (const [key, list] of lanes) {
+      const live = list.filter((lane) => usable(lane, now, 0) || lane.busy > 0);
+      if (live.length) lanes.set(key, live);
+      else lanes.delete(key);
+    }
+  }, LANE_REUSE_MS);
+  pruneLanes.unref();
+
+  const usable = (lane: Lane, now: number, runs: number) =>
+    !lane.broken && lane.busy === 0 && lane.runs + runs <= LANE_MAX_RUNS && now - lane.usedAt <= LANE_REUSE_MS;
+
+  /** An idle lane of the key with room for `runs`, or a new one. */
+  function laneFor(key: string, runs: number): Lane {
+    const now = Date.now();
+    const list = (lanes.get(key) ?? []).filter((lane) => usable(lane, now, 0) || lane.busy > 0);
+    lanes.set(key, list);
+    let lane = list.find((candidate) => usable(candidate, now, runs));
+    if (!lane) {
+      lane = { workflowId: workflowIds.scrapeLane(instance, laneCount++), runs: 0, busy: 0, usedAt: now, started: false };
+      list.push(lane);
+    }
+    return lane;
+  }
 
   function newBatch(key: string, job: ScrapeJob, bytes: number, options: DispatchOptions): Batch {
     let resolveStarted!: () => void;
@@ -113,7 +185,8 @@ export function createScrapeDispatcher(deps: {
       rejectStarted = reject;
     });
     started.catch(() => undefined);
-    return { key, openedAt: Date.now(), workflowId: options.workflowId ?? `scrape-${job.runId}`, jobs: [job], bytes, options, started, resolveStarted, rejectStarted };
+    // A template run's own id; a standalone batch's is its lane's, chosen when it goes (flush).
+    return { key, openedAt: Date.now(), workflowId: options.workflowId ?? '', jobs: [job], bytes, options, started, resolveStarted, rejectStarted };
   }
 
   async function start(batch: Batch): Promise<void> {
@@ -136,15 +209,37 @@ export function createScrapeDispatcher(deps: {
       // process when its worker runs (scrape/engines.ts).
       const ownQueue = SCRAPE_ENGINES[request.mode].placement === 'own-queue';
       const input: ScrapeBatchWorkflowInput = { scrapes: batch.jobs, browserQueue: deps.queues.browser, ...(ownQueue ? { renderLocally: true } : {}) };
-      await client.workflow.start('scrapeBatchWorkflow', {
-        taskQueue: ownQueue ? engineQueueBeside(deps.queues.browser, request.mode) : deps.queues.sync,
-        workflowId: batch.workflowId,
-        args: [input],
-        memo: { accountId: userId, runs: batch.jobs.map((job) => ({ id: job.runId, url: job.request.url })), ...batch.options.memo },
-        typedSearchAttributes: attributes,
-        requestEagerStart: !ownQueue && deps.temporal.eagerStartAvailable(),
-      });
+      const taskQueue = ownQueue ? engineQueueBeside(deps.queues.browser, request.mode) : deps.queues.sync;
+      const memo = { accountId: userId, ...batch.options.memo };
+      const eager = !ownQueue && deps.temporal.eagerStartAvailable();
+      const { lane } = batch;
+      if (!lane) {
+        // A template run: an execution of its own, under its business id.
+        await client.workflow.start('scrapeBatchWorkflow', {
+          taskQueue,
+          workflowId: batch.workflowId,
+          args: [input],
+          memo: { ...memo, runs: batch.jobs.map((job) => ({ id: job.runId, url: job.request.url })) },
+          typedSearchAttributes: attributes,
+          requestEagerStart: eager,
+        });
+      } else if (!lane.started) {
+        // The lane's first batch starts it (eagerly: it then runs in this process).
+        lane.started = true;
+        await client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: batch.workflowId, args: [input], memo, typedSearchAttributes: attributes, requestEagerStart: eager });
+      } else {
+        // Later batches are Updates to it; the update id (the batch's first run) makes a retried call one Update.
+        const accepted = client.workflow.getHandle(batch.workflowId).startUpdate(scrapeLaneUpdateName, { args: [input], waitForStage: WorkflowUpdateStage.ACCEPTED, updateId: first!.runId });
+        const cap = setTimeout(() => batch.onSent?.(), LANE_SEND_CAP_MS);
+        try {
+          await accepted;
+        } finally {
+          clearTimeout(cap);
+        }
+      }
     } catch (error) {
+      // A lane that failed a start or an Update is not used again (the next batch starts a new one).
+      if (batch.lane) batch.lane.broken = true;
       // Never leave a run half-recorded: it did not start, nothing was debited.
       await deps.runs.failUnstarted(
         batch.jobs.map((job) => job.runId),
@@ -159,11 +254,22 @@ export function createScrapeDispatcher(deps: {
     state.linger = undefined;
     const batch = state.open.shift();
     if (!batch) return;
+    if (!batch.options.workflowId) {
+      const lane = laneFor(batch.key, batch.jobs.length);
+      lane.usedAt = Date.now();
+      lane.runs += batch.options.async ? LANE_MAX_RUNS : batch.jobs.length;
+      lane.busy += batch.options.async ? 0 : batch.jobs.length;
+      batch.lane = lane;
+      batch.workflowId = lane.workflowId;
+    }
     state.starting = true;
-    start(batch).then(() => batch.resolveStarted(), (error: unknown) => {
+    const started = start(batch).then(() => batch.resolveStarted(), (error: unknown) => {
       deps.logger.error({ err: error instanceof Error ? error.message : String(error), workflowId: batch.workflowId, runs: batch.jobs.length }, 'scrape batch could not be started');
       batch.rejectStarted(error);
-    }).finally(() => {
+    });
+    const sent = new Promise<void>((resolve) => (batch.onSent = resolve));
+    // The key's next batch goes when this one is started, or its Update sent for LANE_SEND_CAP_MS.
+    void Promise.race([started, sent]).finally(() => {
       state.starting = false;
       // The requests that gathered meanwhile go together (schedule decides when).
       if (state.open.length) schedule(state);
@@ -243,7 +349,8 @@ export function createScrapeDispatcher(deps: {
       const batch = submit(job, options);
       try {
         try {
-          await batch.started;
+          // An answer can come before the start is acknowledged (a lane's Update is accepted when its task completes).
+          await (answer ? Promise.race([batch.started, answer]) : batch.started);
         } catch (error) {
           deps.waiters.forget(job.runId);
           throw error;
@@ -252,6 +359,7 @@ export function createScrapeDispatcher(deps: {
         const finished = await answer;
         return finished ? { status: 'finished', workflowId: batch.workflowId, answer: finished } : { status: 'timeout', workflowId: batch.workflowId };
       } finally {
+        if (batch.lane && !options.async) batch.lane.busy--;
         release(job, options);
       }
     },

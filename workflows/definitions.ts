@@ -41,6 +41,8 @@ export interface EchoOutput {
 export const workflowIds = {
   echo: (requestId: string) => `diagnostics-echo-${requestId}`,
   scrape: (runId: string) => `scrape-${runId}`,
+  /** A lane of standalone scrapes (scrapeLaneWorkflow): an API process's instance id and its count. */
+  scrapeLane: (instance: string, n: number) => `scrape-lane-${instance}-${n}`,
   /** A user template's run: the scrape workflow started under the template's business key. */
   templateRun: (templateId: string, runId: string) => `template-${templateId}-${runId}`,
   /** A flow run: `flow-<flowId>-<runId>`. Its foreach nodes are child workflows under it. */
@@ -144,6 +146,15 @@ export interface MapWorkflowInput {
 
 /** Small: the links are stored with the run (scrape_run.result.links), not in history. */
 export type MapWorkflowOutput = ScrapeWorkflowOutput;
+
+/**
+ * Most runs one lane (scrapeLaneWorkflow) takes: its ScrapeRunIds must stay under the server's
+ * 2,048 bytes per search-attribute value (50 run ids exceed it).
+ */
+export const LANE_MAX_RUNS = 45;
+
+/** The Update that hands a lane a batch (workflows/scrape.workflow.ts scrapeLaneUpdate). */
+export const scrapeLaneUpdateName = 'scrapes';
 
 export interface ScrapeBatchWorkflowOutput {
   succeeded: number;

@@ -1,6 +1,6 @@
 // Every workflow the workers register. Exports only.
 export { echoWorkflow } from './echo.workflow';
-export { scrapeBatchWorkflow, scrapeWorkflow } from './scrape.workflow';
+export { scrapeBatchWorkflow, scrapeLaneWorkflow, scrapeWorkflow } from './scrape.workflow';
 export { mapWorkflow } from './map.workflow';
 export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';

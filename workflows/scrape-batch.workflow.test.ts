@@ -10,7 +10,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { FailedScrape } from '../activities/scrape/run-scrape';
 import { testEnv } from '../test/helpers/env';
-import { SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob } from './definitions';
+import { SEARCH_ATTRIBUTE_KEYS } from '../api/scrape-dispatch';
+import { LANE_MAX_RUNS, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob, scrapeLaneUpdateName } from './definitions';
 
 describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server binary)', () => {
   let env: TestWorkflowEnvironment;
@@ -31,7 +32,9 @@ describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server bin
   };
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: testEnv('temporalCli') } } });
+    env = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'existing-path', path: testEnv('temporalCli') }, searchAttributes: [SEARCH_ATTRIBUTE_KEYS.scrapeRunIds] },
+    });
   });
 
   afterAll(async () => {
@@ -74,5 +77,23 @@ describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server bin
     expect(await run([late])).toEqual({ succeeded: 0, failed: 1 });
     expect(renders.length).toBe(rendersBefore);
     expect(settled).toEqual([{ runId: late.runId, code: 'TIMEOUT', message: `no browser worker took the scrape within ${SCRAPE_SCHEDULE_TO_CLOSE_MS} ms` }]);
+  });
+
+  it('a lane takes later batches by Update, lists every run, refuses more than LANE_MAX_RUNS and ends when full', async () => {
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('./index'), activities });
+    const batch = (jobs: ScrapeJob[]): ScrapeBatchWorkflowInput => ({ scrapes: jobs, browserQueue: taskQueue, renderLocally: true });
+    const first = [job(Date.now())];
+    const second = Array.from({ length: LANE_MAX_RUNS - 1 }, () => job(Date.now()));
+    const rendersBefore = renders.length;
+    await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: `scrape-lane-test-${randomUUID()}`, args: [batch(first)] });
+      expect(await handle.executeUpdate(scrapeLaneUpdateName, { args: [batch(second)] })).toEqual({ succeeded: LANE_MAX_RUNS - 1, failed: 0 });
+      // Full: one more run would take its ScrapeRunIds past the server's limit.
+      await expect(handle.executeUpdate(scrapeLaneUpdateName, { args: [batch([job(Date.now())])] })).rejects.toThrow();
+      await handle.result();
+      const listed = (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTE_KEYS.scrapeRunIds);
+      expect([...(listed ?? [])].sort()).toEqual([...first, ...second].map((j) => j.runId).sort());
+    });
+    expect(renders.length - rendersBefore).toBe(LANE_MAX_RUNS);
   });
 });

@@ -4,6 +4,11 @@ import {
   ApplicationFailure,
   CancellationScope,
   TimeoutFailure,
+  allHandlersFinished,
+  condition,
+  defineUpdate,
+  setHandler,
+  upsertSearchAttributes,
   isCancellation,
   patched,
   proxyActivities,
@@ -24,7 +29,9 @@ import {
   type ScrapeJob,
   type ScrapeWorkflowInput,
   type ScrapeWorkflowOutput,
+  LANE_MAX_RUNS,
   scrapeCreditKeys,
+  scrapeLaneUpdateName,
 } from './definitions';
 import { emitWebhookEvents } from './webhook.workflow';
 
@@ -204,6 +211,71 @@ function laterAttemptsRetry(job: ScrapeJob) {
  * retry_count) that debits and records itself.
  */
 export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Promise<ScrapeBatchWorkflowOutput> {
+  return runScrapeBatch(input);
+}
+
+/** A batch of standalone scrapes handed to a running lane (scrapeLaneWorkflow). */
+export const scrapeLaneUpdate = defineUpdate<ScrapeBatchWorkflowOutput, [ScrapeBatchWorkflowInput]>(scrapeLaneUpdateName);
+
+/** A lane with nothing new for this long ends (the dispatcher stops using one well before: LANE_REUSE_MS). */
+const LANE_IDLE_END = '60 seconds';
+
+/**
+ * A lane: one long-lived execution taking batches of standalone scrapes of one key (account,
+ * mode, host) from one API process, each batch by an Update after the first, which is its input
+ * (docs/scraping.md "Execution"). Each batch runs exactly as a `scrapeBatchWorkflow` does (same
+ * activities, debit keys, retries, refunds, events); the lane only saves the new execution per
+ * batch, which is most of what Temporal costs a scrape. Every run's id is added to the lane's
+ * `ScrapeRunIds` as its batch is accepted, so a run is found in the Temporal UI by its id.
+ * At most LANE_MAX_RUNS runs (the keyword list's 2 KiB limit); it ends when full or idle, once
+ * every batch in it has finished.
+ */
+export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promise<void> {
+  let taken = first.scrapes.length;
+  const runIds = first.scrapes.map((job) => job.runId);
+  setHandler(
+    scrapeLaneUpdate,
+    (input) => {
+      taken += input.scrapes.length;
+      runIds.push(...input.scrapes.map((job) => job.runId));
+      upsertSearchAttributes({ ScrapeRunIds: [...runIds] });
+      return runScrapeBatch(input);
+    },
+    {
+      // The dispatcher never sends more; refusing keeps the search attribute under its limit anyway.
+      validator: (input: ScrapeBatchWorkflowInput) => {
+        if (taken + input.scrapes.length > LANE_MAX_RUNS) throw new Error(`a lane takes at most ${LANE_MAX_RUNS} runs`);
+      },
+    },
+  );
+  let firstFailure: Error | undefined;
+  const firstBatch = runScrapeBatch(first).then(
+    () => undefined,
+    (error: unknown) => void (firstFailure = error instanceof Error ? error : new Error(String(error))),
+  );
+  let cancelled: Error | undefined;
+  try {
+    let seen = -1;
+    // Full, or nothing new for LANE_IDLE_END.
+    while (taken < LANE_MAX_RUNS && taken !== seen) {
+      seen = taken;
+      await condition(() => taken >= LANE_MAX_RUNS, LANE_IDLE_END);
+    }
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    cancelled = error as Error;
+  }
+  // Cancelled (an operator, in the Temporal UI): every batch hears it and records its runs
+  // cancelled (refunded when debited); the lane ends after them, as a cancelled batch does.
+  await CancellationScope.nonCancellable(async () => {
+    await firstBatch;
+    await condition(allHandlersFinished);
+  });
+  if (cancelled) throw cancelled;
+  if (firstFailure) throw firstFailure;
+}
+
+async function runScrapeBatch(input: ScrapeBatchWorkflowInput): Promise<ScrapeBatchWorkflowOutput> {
   const startedAt = Date.now();
   const budgetMs = () => Math.max(1000, SCRAPE_SCHEDULE_TO_CLOSE_MS - (Date.now() - startedAt));
   let succeeded = 0;

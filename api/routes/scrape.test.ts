@@ -56,7 +56,7 @@ describe('http mode', () => {
     expect(body.html).toBeUndefined();
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - 1);
     const run = (await sql<{ status: string; cost: number; attempts: number; apiKeyId: string; workflowId: string }>(stack.databaseUrl, 'SELECT status::text, cost, attempts, "apiKeyId", "workflowId" FROM scrape_run WHERE id = $1', [body.id]))[0]!;
-    expect(run).toEqual({ status: 'succeeded', cost: 1, attempts: 1, apiKeyId: account.apiKeyId, workflowId: `scrape-${String(body.id)}` });
+    expect(run).toEqual({ status: 'succeeded', cost: 1, attempts: 1, apiKeyId: account.apiKeyId, workflowId: expect.stringMatching(/^scrape-lane-[0-9a-f]{8}-\d+$/) });
     const ledger = (await ledgerOf(stack.databaseUrl, account.userId)).filter((row) => row.runId === body.id);
     expect(ledger.map((r) => [r.reason, r.amount])).toEqual([['debit', -1]]);
   });
@@ -127,6 +127,47 @@ describe('http mode', () => {
     }
     expect(run.status).toBe('succeeded');
     expect(run.result!.data[0]!.results[0]!.text).toBe('Slow 300');
+  });
+
+  it('sequential scrapes of one account and host share a lane, each run listed by its id; a slow scrape does not hold the next', async () => {
+    const workflowOf = async (runId: unknown) =>
+      (await sql<{ workflowId: string; status: string }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status FROM scrape_run WHERE id = $1', [runId]))[0]!;
+    // An account of its own: its key's lanes are all this test's.
+    const own = await createAccount(stack.baseUrl);
+    await setBalance(stack.databaseUrl, own.userId, 100);
+    const headers = { 'x-api-key': own.apiKey };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { status, body } = await scrape({ url: `${fixtures.url}/page/${i}`, selectors: ['h1'] }, headers);
+      expect(status).toBe(200);
+      ids.push(String(body.id));
+    }
+    const lanes = new Set(await Promise.all(ids.map(async (id) => (await workflowOf(id)).workflowId)));
+    expect(lanes.size).toBe(1);
+    // The lane is busy with a slow page: the next request of the key goes to another lane and is
+    // answered while the slow one still runs (an Update to the busy lane would wait for it).
+    const slow = scrape({ url: `${fixtures.url}/slow?ms=8000`, selectors: ['h1'] }, headers);
+    const slowRun = async () => (await sql<{ status: string; workflowId: string }>(stack.databaseUrl, `SELECT status::text AS status, "workflowId" FROM scrape_run WHERE url = $1 AND "userId" = $2`, [`${fixtures.url}/slow?ms=8000`, own.userId]))[0];
+    await waitFor('the slow scrape running', async () => (await slowRun())?.status === 'running');
+    const fast = await scrape({ url: `${fixtures.url}/page/9`, selectors: ['h1'] }, headers);
+    expect(fast.status).toBe(200);
+    expect((await slowRun())!.status).toBe('running');
+    expect((await workflowOf(fast.body.id)).workflowId).not.toBe((await slowRun())!.workflowId);
+    expect((await slow).status).toBe(200);
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const client = new Client({ connection });
+      for (const id of [...ids, String(fast.body.id)]) {
+        // Visibility is eventually consistent: wait until the search attribute finds each run.
+        await waitFor(`run ${id} listed by ScrapeRunIds`, async () => {
+          const found: string[] = [];
+          for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${id}" AND AccountId = "${own.userId}"` })) found.push(execution.workflowId);
+          return found.length === 1 && found[0] === (await workflowOf(id)).workflowId;
+        });
+      }
+    } finally {
+      await connection.close();
+    }
   });
 
   it('a batch cancelled by an operator (Temporal UI/CLI): its unfinished run is cancelled and refunded', async () => {
