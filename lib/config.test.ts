@@ -47,6 +47,11 @@ describe('parseConfig', () => {
     expect(problems).toMatch(/TEMPORAL_ADDRESS: must be host:port/);
   });
 
+  it('refuses a batch larger than one ScrapeRunIds value can list', () => {
+    expect(parseConfig({ SCRAPE_BATCH_MAX: '50' }).SCRAPE_BATCH_MAX).toBe(50);
+    expect(() => parseConfig({ SCRAPE_BATCH_MAX: '60' })).toThrow(/SCRAPE_BATCH_MAX/);
+  });
+
   it('refuses a short auth secret', () => {
     expect(() => parseConfig({ BETTER_AUTH_SECRET: 'short' })).toThrow(/BETTER_AUTH_SECRET: must be at least 32 characters/);
   });

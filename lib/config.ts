@@ -139,7 +139,8 @@ const configSchema = z.object({
    */
   API_WORKER: booleanFlag.default(true),
   /** Most standalone scrapes of one account, mode and host grouped into one workflow execution; 1 = no grouping. */
-  SCRAPE_BATCH_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(200).default(50),
+  // At most 50: a batch's run ids must fit in one ScrapeRunIds value (2,048 bytes; ~52 run ids).
+  SCRAPE_BATCH_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(50).default(50),
   /** With other requests of the same account and host in flight, how long a new group waits for company. */
   SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
   /**
