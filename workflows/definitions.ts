@@ -149,7 +149,8 @@ export type MapWorkflowOutput = ScrapeWorkflowOutput;
 
 /**
  * Most runs one lane (scrapeLaneWorkflow) takes: its ScrapeRunIds must stay under the server's
- * 2,048 bytes per search-attribute value (50 run ids exceed it).
+ * 2,048 bytes per search-attribute value (a run id takes ~39 bytes of it: about 52 fit). A lane's
+ * first batch may bring up to SCRAPE_BATCH_MAX (at most 50) on its own.
  */
 export const LANE_MAX_RUNS = 45;
 
