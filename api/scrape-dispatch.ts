@@ -109,7 +109,7 @@ interface Lane {
   workflowId: string;
   /** Runs sent to it (async batches count as full: their end is not seen here). */
   runs: number;
-  /** Its scrapes whose requests are still waiting here. */
+  /** Its scrapes whose requests are still waiting here (a request that gave up retires the lane). */
   busy: number;
   usedAt: number;
   started: boolean;
@@ -347,6 +347,7 @@ export function createScrapeDispatcher(deps: {
       // Registered before the start: an in-process run may finish before we look again.
       const answer = options.async ? undefined : deps.waiters.wait(job.runId, options.deadline);
       const batch = submit(job, options);
+      let ended = false;
       try {
         try {
           // An answer can come before the start is acknowledged (a lane's Update is accepted when its task completes).
@@ -357,9 +358,15 @@ export function createScrapeDispatcher(deps: {
         }
         if (!answer) return { status: 'queued', workflowId: batch.workflowId };
         const finished = await answer;
+        ended = finished !== null;
         return finished ? { status: 'finished', workflowId: batch.workflowId, answer: finished } : { status: 'timeout', workflowId: batch.workflowId };
       } finally {
-        if (batch.lane && !options.async) batch.lane.busy--;
+        if (batch.lane && !options.async) {
+          batch.lane.busy--;
+          // Not seen to end (a 504, a failed start): its scrape may still hold the lane's workflow
+          // task (a database outage retrying its activity), so the lane takes no further batch.
+          if (!ended) batch.lane.runs = LANE_MAX_RUNS;
+        }
         release(job, options);
       }
     },
