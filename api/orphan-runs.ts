@@ -5,10 +5,13 @@
  * and asks Temporal for their workflow; when it does not exist, the runs are failed as never
  * started (nothing was debited: only the workflow's activities debit).
  *
- * A run sent to a lane (a long-lived execution taking batches by Update) has a workflow that
- * exists whether or not the run reached it: such a run is an orphan when the lane does not list
- * it in its ScrapeRunIds and the lane has ended, or the run is older than `laneGraceMs` (an
- * Update not accepted by then was lost with the API process that sent it).
+ * A run sent to a lane (a long-lived execution taking batches by Signal) has a workflow that
+ * exists whether or not the run reached it: such a run is an orphan when, past `graceMs`, the
+ * lane does not list it in its ScrapeRunIds (read from the execution itself by describe, not
+ * from visibility). A lane lists a batch's runs in the workflow task that first sees its Signal,
+ * before any of them starts; a Signal that was never written was lost with the API process that
+ * sent it. One that was written but is still unseen after `graceMs` (the lane's task held up
+ * that long) is failed all the same, and harmlessly: its runs are then found finished.
  *
  * A start slower than `graceMs` that succeeds after all is harmless: its activities find the run
  * finished and neither debit nor scrape (lib/scrape-runs.ts, startAttempt). Every API replica
@@ -27,37 +30,35 @@ export interface OrphanRunReaper {
 
 const BATCH = 500;
 
-export function createOrphanRunReaper(deps: { runs: ScrapeRunStore; temporal: Pick<TemporalStarter, 'get'>; logger: Logger; graceMs?: number; laneGraceMs?: number; intervalMs?: number }): OrphanRunReaper {
+export function createOrphanRunReaper(deps: { runs: ScrapeRunStore; temporal: Pick<TemporalStarter, 'get'>; logger: Logger; graceMs?: number; intervalMs?: number }): OrphanRunReaper {
   const graceMs = deps.graceMs ?? 30_000;
-  const laneGraceMs = deps.laneGraceMs ?? 120_000;
   const intervalMs = deps.intervalMs ?? 15_000;
   let running: Promise<number> | undefined;
 
   async function sweepOnce(): Promise<number> {
     const queued = await deps.runs.queuedSince(graceMs, BATCH);
     if (queued.length === 0) return 0;
-    const byWorkflow = new Map<string, Array<{ id: string; ageMs: number }>>();
-    for (const run of queued) byWorkflow.set(run.workflowId, [...(byWorkflow.get(run.workflowId) ?? []), run]);
+    const byWorkflow = new Map<string, string[]>();
+    for (const run of queued) byWorkflow.set(run.workflowId, [...(byWorkflow.get(run.workflowId) ?? []), run.id]);
     const client = await deps.temporal.get();
     let failed = 0;
     const fail = async (workflowId: string, runIds: string[]) => {
       if (runIds.length === 0) return;
       await deps.runs.failUnstarted(runIds, { code: 'INTERNAL', message: 'the run was never started: the API process stopped before starting it; nothing was charged' });
-      deps.logger.warn({ workflowId, runs: runIds.length }, 'queued runs without a workflow failed as never started');
+      deps.logger.warn({ workflowId, runs: runIds.length }, 'queued runs that never reached a workflow failed as never started');
       failed += runIds.length;
     };
-    for (const [workflowId, runs] of byWorkflow) {
+    for (const [workflowId, runIds] of byWorkflow) {
       let description: WorkflowExecutionDescription;
       try {
         description = await client.workflow.getHandle(workflowId).describe();
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
-        await fail(workflowId, runs.map((run) => run.id));
+        await fail(workflowId, runIds);
         continue;
       }
       const listed = new Set(description.typedSearchAttributes.get(SEARCH_ATTRIBUTE_KEYS.scrapeRunIds) ?? []);
-      const ended = description.status.name !== 'RUNNING';
-      await fail(workflowId, runs.filter((run) => !listed.has(run.id) && (ended || run.ageMs > laneGraceMs)).map((run) => run.id));
+      await fail(workflowId, runIds.filter((id) => !listed.has(id)));
     }
     return failed;
   }

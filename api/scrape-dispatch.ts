@@ -11,7 +11,7 @@
  *
  * Lanes. What a scrape costs Temporal is mostly per workflow execution (docs/benchmarks.md), so a
  * batch does not get one of its own: it goes to a lane, a long-lived `scrapeLaneWorkflow` of its
- * key started by this process. The lane's first batch starts it; later batches are Updates to it.
+ * key started by this process. The lane's first batch starts it; later batches are Signals to it.
  * A lane takes a batch only when nothing of it is in flight (see Lane), at most LANE_MAX_RUNS runs,
  * and is left after LANE_REUSE_MS unused. Template runs keep an execution of their own
  * (`scrapeBatchWorkflow` under their business id).
@@ -23,11 +23,11 @@
  * activities.
  */
 import { randomUUID } from 'node:crypto';
-import { type Client, WorkflowUpdateStage } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { type SearchAttributePair, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import type { Logger } from '../lib/logger';
 import type { FinishedRun, ScrapeRunStore } from '../lib/scrape-runs';
-import { LANE_MAX_RUNS, type ScrapeBatchWorkflowInput, type ScrapeJob, type TaskQueues, scrapeLaneUpdateName, workflowIds } from '../workflows/definitions';
+import { LANE_MAX_RUNS, type ScrapeBatchWorkflowInput, type ScrapeJob, type TaskQueues, scrapeLaneSignalName, workflowIds } from '../workflows/definitions';
 import type { FinishedAnswer, RunWaiters } from './run-waiters';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
 
@@ -77,8 +77,11 @@ interface Batch {
   key: string;
   /** The lane it goes to (standalone batches; template runs have their own execution). */
   lane?: Lane;
-  /** Called when the key's next batch may be dispatched (before this one's Update is accepted). */
-  onSent?: () => void;
+  /** Its requests still waiting for their answers here (see `answered`). */
+  waiting: number;
+  /** Resolved when every request of it that waits here has its answer (or gave up). */
+  answered: Promise<void>;
+  resolveAnswered: () => void;
   /** When its first request arrived (it gathers for at most `lingerMs` from then). */
   openedAt: number;
   workflowId: string;
@@ -102,8 +105,9 @@ interface KeyState {
 /**
  * A running scrapeLaneWorkflow of one key, started by this process. It takes a batch only when
  * none of its earlier scrapes is in flight: its workflow task stays open while a local activity
- * runs, and an Update waits for that task, so a busy lane would hold the next batch behind a slow
- * page (measured: 5.9 s behind a 6 s page; docs/benchmarks.md "A lane prototype").
+ * runs, and a batch handed over meanwhile waits for that task, so a busy lane would hold the next
+ * batch behind a slow page (measured: 5.9 s behind a 6 s page; docs/benchmarks.md "A lane
+ * prototype").
  */
 interface Lane {
   workflowId: string;
@@ -113,23 +117,29 @@ interface Lane {
   busy: number;
   usedAt: number;
   started: boolean;
-  /** An Update to it failed: it is not used again. */
+  /** A start or Signal to it failed: it is not used again. */
   broken?: boolean;
 }
 
 /**
  * A lane unused for this long is not used again (it ends by itself 60 s after its last batch:
- * workflows/scrape.workflow.ts LANE_IDLE_END), so an Update never races its end.
+ * workflows/scrape.workflow.ts LANE_IDLE_END), so a Signal never races its end.
  */
 const LANE_REUSE_MS = 45_000;
 
 /**
- * How long the key's next batch waits for this one's Update to be accepted. Acceptance comes with
- * the lane's workflow task, after the batch's first attempts; waiting for it lets the next batch
- * gather more requests (fewer Updates under load), this cap keeps a slow page from holding it
- * (docs/benchmarks.md "A lane prototype": no wait 70–79 req/s at c=32, 50 ms 86–93, 200 ms 105).
+ * How long the key's next batch waits, after this one's Signal, for this one's answers. Waiting
+ * lets the next batch gather more requests (fewer hand-overs under load); the cap keeps a slow
+ * page from holding it (docs/benchmarks.md "A lane prototype", measured with Updates, whose
+ * acceptance came about when the answers did: no wait 70–79 req/s at c=32, 50 ms 86–93, 200 ms 105).
  */
 const LANE_SEND_CAP_MS = 200;
+
+/** The batch's answers, or LANE_SEND_CAP_MS, whichever comes first. */
+function answeredOrCap(batch: Batch): Promise<void> {
+  let cap: NodeJS.Timeout | undefined;
+  return Promise.race([batch.answered, new Promise<void>((resolve) => (cap = setTimeout(resolve, LANE_SEND_CAP_MS)))]).finally(() => clearTimeout(cap));
+}
 
 /** Requests that may share a workflow execution: one account, one mode, one target host. */
 const batchKey = (job: ScrapeJob) => `${job.userId}|${job.request.mode}|${new URL(job.request.url).hostname}`;
@@ -185,8 +195,10 @@ export function createScrapeDispatcher(deps: {
       rejectStarted = reject;
     });
     started.catch(() => undefined);
+    let resolveAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (resolveAnswered = resolve));
     // A template run's own id; a standalone batch's is its lane's, chosen when it goes (flush).
-    return { key, openedAt: Date.now(), workflowId: options.workflowId ?? '', jobs: [job], bytes, options, started, resolveStarted, rejectStarted };
+    return { key, openedAt: Date.now(), workflowId: options.workflowId ?? '', jobs: [job], bytes, options, started, resolveStarted, rejectStarted, waiting: 0, answered, resolveAnswered };
   }
 
   async function start(batch: Batch): Promise<void> {
@@ -228,17 +240,12 @@ export function createScrapeDispatcher(deps: {
         lane.started = true;
         await client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: batch.workflowId, args: [input], memo, typedSearchAttributes: attributes, requestEagerStart: eager });
       } else {
-        // Later batches are Updates to it; the update id (the batch's first run) makes a retried call one Update.
-        const accepted = client.workflow.getHandle(batch.workflowId).startUpdate(scrapeLaneUpdateName, { args: [input], waitForStage: WorkflowUpdateStage.ACCEPTED, updateId: first!.runId });
-        const cap = setTimeout(() => batch.onSent?.(), LANE_SEND_CAP_MS);
-        try {
-          await accepted;
-        } finally {
-          clearTimeout(cap);
-        }
+        // Later batches are Signals to it: written to its history before this returns, so durable
+        // before any of their scrapes starts (workflows/scrape.workflow.ts scrapeLaneSignal).
+        await client.workflow.getHandle(batch.workflowId).signal(scrapeLaneSignalName, input);
       }
     } catch (error) {
-      // A lane that failed a start or an Update is not used again (the next batch starts a new one).
+      // A lane that failed a start or a Signal is not used again (the next batch starts a new one).
       if (batch.lane) batch.lane.broken = true;
       // Never leave a run half-recorded: it did not start, nothing was debited.
       await deps.runs.failUnstarted(
@@ -263,13 +270,15 @@ export function createScrapeDispatcher(deps: {
       batch.workflowId = lane.workflowId;
     }
     state.starting = true;
+    const bySignal = batch.lane?.started === true;
     const started = start(batch).then(() => batch.resolveStarted(), (error: unknown) => {
       deps.logger.error({ err: error instanceof Error ? error.message : String(error), workflowId: batch.workflowId, runs: batch.jobs.length }, 'scrape batch could not be started');
       batch.rejectStarted(error);
     });
-    const sent = new Promise<void>((resolve) => (batch.onSent = resolve));
-    // The key's next batch goes when this one is started, or its Update sent for LANE_SEND_CAP_MS.
-    void Promise.race([started, sent]).finally(() => {
+    // The key's next batch goes when this one is started; after a Signal, also once this one's
+    // answers are in, or LANE_SEND_CAP_MS has passed.
+    const released = bySignal && !batch.options.async ? started.then(() => answeredOrCap(batch)) : started;
+    void released.finally(() => {
       state.starting = false;
       // The requests that gathered meanwhile go together (schedule decides when).
       if (state.open.length) schedule(state);
@@ -347,10 +356,11 @@ export function createScrapeDispatcher(deps: {
       // Registered before the start: an in-process run may finish before we look again.
       const answer = options.async ? undefined : deps.waiters.wait(job.runId, options.deadline);
       const batch = submit(job, options);
+      if (answer) batch.waiting++;
       let ended = false;
       try {
         try {
-          // An answer can come before the start is acknowledged (a lane's Update is accepted when its task completes).
+          // An answer can come before the start's or Signal's reply does (the lane ran it meanwhile).
           await (answer ? Promise.race([batch.started, answer]) : batch.started);
         } catch (error) {
           deps.waiters.forget(job.runId);
@@ -367,6 +377,7 @@ export function createScrapeDispatcher(deps: {
           // task (a database outage retrying its activity), so the lane takes no further batch.
           if (!ended) batch.lane.runs = LANE_MAX_RUNS;
         }
+        if (answer && --batch.waiting === 0) batch.resolveAnswered();
         release(job, options);
       }
     },

@@ -3,7 +3,7 @@
  * the next requests of the same account and host? Boots the bench stack, sends one scrape of
  * `/slow?ms=HOL_SLOW_MS` (default 6000), then, while it runs, HOL_FAST (default 10) sequential
  * scrapes of the bench page to the same host, and prints each one's latency. Any dispatch shape
- * that shares a workflow task between requests (a long-lived execution taking scrapes by Update)
+ * that shares a workflow task between requests (a long-lived execution taking scrapes by Signal or Update)
  * must keep these at the fast path's usual latency.
  *   node --import tsx bench/head-of-line.ts
  */

@@ -198,9 +198,9 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
      * Standalone runs still queued that were recorded before `olderThanMs` ago, with their
      * workflow ids (index scrape_run_queued_idx keeps this cheap: only queued rows are in it).
      */
-    async queuedSince(olderThanMs: number, limit: number): Promise<Array<{ id: string; workflowId: string; ageMs: number }>> {
-      return sql.query<{ id: string; workflowId: string; ageMs: number }>(
-        `SELECT id, "workflowId", (extract(epoch FROM now() - "createdAt") * 1000)::float8 AS "ageMs" FROM scrape_run
+    async queuedSince(olderThanMs: number, limit: number): Promise<Array<{ id: string; workflowId: string }>> {
+      return sql.query<{ id: string; workflowId: string }>(
+        `SELECT id, "workflowId" FROM scrape_run
          WHERE status = 'queued' AND "flowRunId" IS NULL AND "createdAt" < now() - make_interval(secs => $1::double precision / 1000)
          ORDER BY "createdAt" LIMIT $2`,
         [olderThanMs, limit],

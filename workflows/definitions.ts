@@ -154,8 +154,8 @@ export type MapWorkflowOutput = ScrapeWorkflowOutput;
  */
 export const LANE_MAX_RUNS = 45;
 
-/** The Update that hands a lane a batch (workflows/scrape.workflow.ts scrapeLaneUpdate). */
-export const scrapeLaneUpdateName = 'scrapes';
+/** The Signal that hands a running lane a batch (workflows/scrape.workflow.ts scrapeLaneSignal). */
+export const scrapeLaneSignalName = 'scrapes';
 
 export interface ScrapeBatchWorkflowOutput {
   succeeded: number;

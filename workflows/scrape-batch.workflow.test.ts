@@ -11,7 +11,7 @@ import { Worker } from '@temporalio/worker';
 import type { FailedScrape } from '../activities/scrape/run-scrape';
 import { testEnv } from '../test/helpers/env';
 import { SEARCH_ATTRIBUTE_KEYS } from '../api/scrape-dispatch';
-import { LANE_MAX_RUNS, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob, scrapeLaneUpdateName } from './definitions';
+import { LANE_MAX_RUNS, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob, scrapeLaneSignalName } from './definitions';
 
 describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server binary)', () => {
   let env: TestWorkflowEnvironment;
@@ -79,21 +79,26 @@ describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server bin
     expect(settled).toEqual([{ runId: late.runId, code: 'TIMEOUT', message: `no browser worker took the scrape within ${SCRAPE_SCHEDULE_TO_CLOSE_MS} ms` }]);
   });
 
-  it('a lane takes later batches by Update, lists every run, refuses more than LANE_MAX_RUNS and ends when full', async () => {
+  it('a lane takes later batches by Signal, runs a repeated run once, lists every run, fails uncharged what would pass LANE_MAX_RUNS and ends when full', async () => {
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('./index'), activities });
     const batch = (jobs: ScrapeJob[]): ScrapeBatchWorkflowInput => ({ scrapes: jobs, browserQueue: taskQueue, renderLocally: true });
     const first = [job(Date.now())];
-    const second = Array.from({ length: LANE_MAX_RUNS - 1 }, () => job(Date.now()));
+    const second = Array.from({ length: LANE_MAX_RUNS - 2 }, () => job(Date.now()));
+    // The last run that fits, with a run of the first batch again (a repeated Signal) and one too many.
+    const last = job(Date.now());
+    const overflow = job(Date.now());
     const rendersBefore = renders.length;
+    const settledBefore = settled.length;
     await worker.runUntil(async () => {
       const handle = await env.client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: `scrape-lane-test-${randomUUID()}`, args: [batch(first)] });
-      expect(await handle.executeUpdate(scrapeLaneUpdateName, { args: [batch(second)] })).toEqual({ succeeded: LANE_MAX_RUNS - 1, failed: 0 });
-      // Full: one more run would take its ScrapeRunIds past the server's limit.
-      await expect(handle.executeUpdate(scrapeLaneUpdateName, { args: [batch([job(Date.now())])] })).rejects.toThrow();
+      await handle.signal(scrapeLaneSignalName, batch(second));
+      await handle.signal(scrapeLaneSignalName, batch([first[0]!, last, overflow]));
       await handle.result();
       const listed = (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTE_KEYS.scrapeRunIds);
-      expect([...(listed ?? [])].sort()).toEqual([...first, ...second].map((j) => j.runId).sort());
+      expect([...(listed ?? [])].sort()).toEqual([...first, ...second, last].map((j) => j.runId).sort());
     });
-    expect(renders.length - rendersBefore).toBe(LANE_MAX_RUNS);
+    const rendered = renders.slice(rendersBefore).map((r) => r.runId);
+    expect(rendered.sort()).toEqual([...first, ...second, last].map((j) => j.runId).sort());
+    expect(settled.slice(settledBefore)).toEqual([{ runId: overflow.runId, code: 'INTERNAL', message: `the lane was full (at most ${LANE_MAX_RUNS} runs); nothing was charged` }]);
   });
 });

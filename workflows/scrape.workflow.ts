@@ -6,7 +6,7 @@ import {
   TimeoutFailure,
   allHandlersFinished,
   condition,
-  defineUpdate,
+  defineSignal,
   setHandler,
   upsertSearchAttributes,
   isCancellation,
@@ -31,7 +31,7 @@ import {
   type ScrapeWorkflowOutput,
   LANE_MAX_RUNS,
   scrapeCreditKeys,
-  scrapeLaneUpdateName,
+  scrapeLaneSignalName,
 } from './definitions';
 import { emitWebhookEvents } from './webhook.workflow';
 
@@ -214,44 +214,65 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
   return runScrapeBatch(input);
 }
 
-/** A batch of standalone scrapes handed to a running lane (scrapeLaneWorkflow). */
-export const scrapeLaneUpdate = defineUpdate<ScrapeBatchWorkflowOutput, [ScrapeBatchWorkflowInput]>(scrapeLaneUpdateName);
+/**
+ * A batch of standalone scrapes handed to a running lane (scrapeLaneWorkflow). A Signal, not an
+ * Update: the server writes a Signal to the lane's history before it answers the API, so a batch
+ * handed over is durable before any of its scrapes starts. An Update is durable only once the
+ * lane's workflow task accepts it, and that task runs the batch's first attempts (debits
+ * included) before it completes: an Update admitted but not yet accepted was lost with the API
+ * process that sent it, or with a Temporal server restart, leaving debited runs that no
+ * execution would finish (docs/scraping.md "Execution").
+ */
+export const scrapeLaneSignal = defineSignal<[ScrapeBatchWorkflowInput]>(scrapeLaneSignalName);
 
 /** A lane with nothing new for this long ends (the dispatcher stops using one well before: LANE_REUSE_MS). */
 const LANE_IDLE_END = '60 seconds';
 
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
 /**
  * A lane: one long-lived execution taking batches of standalone scrapes of one key (account,
- * mode, host) from one API process, each batch by an Update after the first, which is its input
+ * mode, host) from one API process, each batch by a Signal after the first, which is its input
  * (docs/scraping.md "Execution"). Each batch runs exactly as a `scrapeBatchWorkflow` does (same
  * activities, debit keys, retries, refunds, events); the lane only saves the new execution per
  * batch, which is most of what Temporal costs a scrape. Every run's id is added to the lane's
- * `ScrapeRunIds` as its batch is accepted, so a run is found in the Temporal UI by its id.
+ * `ScrapeRunIds` as its batch arrives, so a run is found in the Temporal UI by its id.
  * At most LANE_MAX_RUNS runs (the keyword list's 2 KiB limit); it ends when full or idle, once
  * every batch in it has finished.
  */
 export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promise<void> {
   let taken = first.scrapes.length;
   const runIds = first.scrapes.map((job) => job.runId);
-  setHandler(
-    scrapeLaneUpdate,
-    (input) => {
-      taken += input.scrapes.length;
-      runIds.push(...input.scrapes.map((job) => job.runId));
+  const known = new Set(runIds);
+  let batchFailure: Error | undefined;
+  setHandler(scrapeLaneSignal, async (input) => {
+    // A run already here is not run twice (a repeated Signal); runs past the limit (the
+    // dispatcher never sends them) are failed before any attempt, uncharged, so the list stays
+    // under the server's limit.
+    const fresh = input.scrapes.filter((job) => !known.has(job.runId));
+    for (const job of fresh) known.add(job.runId);
+    const room = Math.max(0, LANE_MAX_RUNS - taken);
+    const taking = fresh.slice(0, room);
+    const refused = fresh.slice(room);
+    taken += taking.length;
+    if (taking.length) {
+      runIds.push(...taking.map((job) => job.runId));
       upsertSearchAttributes({ ScrapeRunIds: [...runIds] });
-      return runScrapeBatch(input);
-    },
-    {
-      // The dispatcher never sends more; refusing keeps the search attribute under its limit anyway.
-      validator: (input: ScrapeBatchWorkflowInput) => {
-        if (taken + input.scrapes.length > LANE_MAX_RUNS) throw new Error(`a lane takes at most ${LANE_MAX_RUNS} runs`);
-      },
-    },
-  );
+    }
+    try {
+      if (refused.length) {
+        const message = `the lane was full (at most ${LANE_MAX_RUNS} runs); nothing was charged`;
+        await batchBookkeeping.settleFailedScrapes({ failures: refused.map((job) => ({ runId: job.runId, code: 'INTERNAL', message })) });
+      }
+      if (taking.length) await runScrapeBatch({ ...input, scrapes: taking });
+    } catch (error) {
+      batchFailure ??= asError(error);
+    }
+  });
   let firstFailure: Error | undefined;
   const firstBatch = runScrapeBatch(first).then(
     () => undefined,
-    (error: unknown) => void (firstFailure = error instanceof Error ? error : new Error(String(error))),
+    (error: unknown) => void (firstFailure = asError(error)),
   );
   let cancelled: Error | undefined;
   try {
@@ -272,7 +293,8 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
     await condition(allHandlersFinished);
   });
   if (cancelled) throw cancelled;
-  if (firstFailure) throw firstFailure;
+  const failure = firstFailure ?? batchFailure;
+  if (failure) throw failure;
 }
 
 async function runScrapeBatch(input: ScrapeBatchWorkflowInput): Promise<ScrapeBatchWorkflowOutput> {

@@ -145,7 +145,7 @@ describe('http mode', () => {
     const lanes = new Set(await Promise.all(ids.map(async (id) => (await workflowOf(id)).workflowId)));
     expect(lanes.size).toBe(1);
     // The lane is busy with a slow page: the next request of the key goes to another lane and is
-    // answered while the slow one still runs (an Update to the busy lane would wait for it).
+    // answered while the slow one still runs (a batch handed to the busy lane would wait for its workflow task).
     const slow = scrape({ url: `${fixtures.url}/slow?ms=8000`, selectors: ['h1'] }, headers);
     const slowRun = async () => (await sql<{ status: string; workflowId: string }>(stack.databaseUrl, `SELECT status::text AS status, "workflowId" FROM scrape_run WHERE url = $1 AND "userId" = $2`, [`${fixtures.url}/slow?ms=8000`, own.userId]))[0];
     await waitFor('the slow scrape running', async () => (await slowRun())?.status === 'running');

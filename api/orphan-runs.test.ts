@@ -1,0 +1,43 @@
+/**
+ * The orphan sweep's decisions (unit: the run store and Temporal are stubs; the path through a
+ * real API process killed under load is in api/routes/scrape.durability.test.ts).
+ */
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
+import type { Logger } from '../lib/logger';
+import type { ScrapeRunStore } from '../lib/scrape-runs';
+import { createOrphanRunReaper } from './orphan-runs';
+
+const scrapeRunIds = defineSearchAttributeKey('ScrapeRunIds', SearchAttributeType.KEYWORD_LIST);
+
+describe('orphan run sweep', () => {
+  it('fails queued runs whose workflow does not exist, and a lane\'s queued runs it does not list; leaves the runs it lists', async () => {
+    const queued = [
+      { id: 'gone-1', workflowId: 'scrape-gone-1' },
+      { id: 'listed', workflowId: 'scrape-lane-abc-1' },
+      { id: 'lost', workflowId: 'scrape-lane-abc-1' },
+    ];
+    const failed: string[][] = [];
+    const runs = {
+      queuedSince: () => Promise.resolve(queued.map((run) => ({ ...run, ageMs: 60_000 }))),
+      failUnstarted: (ids: readonly string[]) => {
+        failed.push([...ids]);
+        return Promise.resolve();
+      },
+    } as unknown as ScrapeRunStore;
+    const describe = (workflowId: string) => {
+      if (workflowId === 'scrape-gone-1') return Promise.reject(new WorkflowNotFoundError('not found', workflowId, undefined));
+      return Promise.resolve({ status: { name: 'RUNNING' }, typedSearchAttributes: new TypedSearchAttributes([{ key: scrapeRunIds, value: ['listed'] }]) });
+    };
+    const client = { workflow: { getHandle: (workflowId: string) => ({ describe: () => describe(workflowId) }) } } as unknown as Client;
+    const logger = { warn: () => undefined } as unknown as Logger;
+    const reaper = createOrphanRunReaper({ runs, temporal: { get: () => Promise.resolve(client) }, logger, intervalMs: 3_600_000 });
+    try {
+      expect(await reaper.sweep()).toBe(2);
+    } finally {
+      reaper.close();
+    }
+    expect(failed).toEqual([['gone-1'], ['lost']]);
+  });
+});
