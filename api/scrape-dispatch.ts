@@ -135,10 +135,18 @@ const LANE_REUSE_MS = 45_000;
  */
 const LANE_SEND_CAP_MS = 200;
 
-/** The batch's answers, or LANE_SEND_CAP_MS, whichever comes first. */
+/**
+ * The same for an `own-queue` engine (browser): its pages take seconds under load, and each
+ * batch costs the Temporal server and the API about the same whatever its size, so waiting
+ * longer gathers more pages per batch.
+ */
+const LANE_SEND_CAP_OWN_QUEUE_MS = 1000;
+
+/** The batch's answers, or its cap, whichever comes first. */
 function answeredOrCap(batch: Batch): Promise<void> {
+  const ms = SCRAPE_ENGINES[batch.jobs[0]!.request.mode].placement === 'own-queue' ? LANE_SEND_CAP_OWN_QUEUE_MS : LANE_SEND_CAP_MS;
   let cap: NodeJS.Timeout | undefined;
-  return Promise.race([batch.answered, new Promise<void>((resolve) => (cap = setTimeout(resolve, LANE_SEND_CAP_MS)))]).finally(() => clearTimeout(cap));
+  return Promise.race([batch.answered, new Promise<void>((resolve) => (cap = setTimeout(resolve, ms)))]).finally(() => clearTimeout(cap));
 }
 
 /** Requests that may share a workflow execution: one account, one mode, one target host. */
