@@ -312,7 +312,9 @@ export function createScrapeDispatcher(deps: {
     state.inFlight++;
     const last = state.open[state.open.length - 1];
     let batch: Batch;
-    if (last && last.jobs.length < settings.maxBatch && last.bytes + bytes <= MAX_BATCH_BYTES) {
+    // Sync and async requests do not share a batch: a lane counts a sync batch's requests until
+    // they have their answers, and takes nothing more after an async one (see flush).
+    if (last && last.jobs.length < settings.maxBatch && last.bytes + bytes <= MAX_BATCH_BYTES && Boolean(last.options.async) === Boolean(options.async)) {
       last.jobs.push(job);
       last.bytes += bytes;
       batch = last;
