@@ -23,7 +23,7 @@
  * activities.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { type SearchAttributePair, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import type { Logger } from '../lib/logger';
 import type { FinishedRun, ScrapeRunStore } from '../lib/scrape-runs';
@@ -195,6 +195,18 @@ export function createScrapeDispatcher(deps: {
     return lane;
   }
 
+  /** Gives a standalone batch to a lane of its key (moving it off the one it had, if any). */
+  function assignLane(batch: Batch): void {
+    const sync = !batch.options.async;
+    if (batch.lane && sync) batch.lane.busy -= batch.jobs.length;
+    const lane = laneFor(batch.key, batch.jobs.length);
+    lane.usedAt = Date.now();
+    lane.runs += sync ? batch.jobs.length : LANE_MAX_RUNS;
+    lane.busy += sync ? batch.jobs.length : 0;
+    batch.lane = lane;
+    batch.workflowId = lane.workflowId;
+  }
+
   function newBatch(key: string, job: ScrapeJob, bytes: number, options: DispatchOptions): Batch {
     let resolveStarted!: () => void;
     let rejectStarted!: (error: unknown) => void;
@@ -250,7 +262,22 @@ export function createScrapeDispatcher(deps: {
       } else {
         // Later batches are Signals to it: written to its history before this returns, so durable
         // before any of their scrapes starts (workflows/scrape.workflow.ts scrapeLaneSignal).
-        await client.workflow.getHandle(batch.workflowId).signal(scrapeLaneSignalName, input);
+        try {
+          await client.workflow.getHandle(batch.workflowId).signal(scrapeLaneSignalName, input);
+        } catch (error) {
+          // The lane has ended (an operator cancelled or terminated it, or this process stalled
+          // past LANE_REUSE_MS): the Signal was not written, so the batch goes to another lane.
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+          lane.broken = true;
+          assignLane(batch);
+          await deps.runs.reassign(batch.jobs.map((job) => job.runId), batch.workflowId);
+          const next = batch.lane!;
+          if (next.started) await client.workflow.getHandle(batch.workflowId).signal(scrapeLaneSignalName, input);
+          else {
+            next.started = true;
+            await client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: batch.workflowId, args: [input], memo, typedSearchAttributes: attributes, requestEagerStart: eager });
+          }
+        }
       }
     } catch (error) {
       // A lane that failed a start or a Signal is not used again (the next batch starts a new one).
@@ -269,14 +296,7 @@ export function createScrapeDispatcher(deps: {
     state.linger = undefined;
     const batch = state.open.shift();
     if (!batch) return;
-    if (!batch.options.workflowId) {
-      const lane = laneFor(batch.key, batch.jobs.length);
-      lane.usedAt = Date.now();
-      lane.runs += batch.options.async ? LANE_MAX_RUNS : batch.jobs.length;
-      lane.busy += batch.options.async ? 0 : batch.jobs.length;
-      batch.lane = lane;
-      batch.workflowId = lane.workflowId;
-    }
+    if (!batch.options.workflowId) assignLane(batch);
     state.starting = true;
     const bySignal = batch.lane?.started === true;
     const started = start(batch).then(() => batch.resolveStarted(), (error: unknown) => {

@@ -186,6 +186,11 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
       return rows[0] ?? null;
     },
 
+    /** Names another workflow for runs not yet started (their batch went to a new lane). */
+    async reassign(runIds: readonly string[], workflowId: string): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET "workflowId" = $2 WHERE id = ANY($1::text[]) AND status = 'queued'`, [runIds, workflowId]);
+    },
+
     /** Records runs that never started (their workflow could not be started): nothing was debited. */
     async failUnstarted(runIds: readonly string[], failure: RunFailure): Promise<void> {
       await sql.query(`UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = ANY($1::text[]) AND status IN ${LIVE}`, [

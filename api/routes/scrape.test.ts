@@ -170,6 +170,35 @@ describe('http mode', () => {
     }
   });
 
+  it('a lane an operator ended (terminated, or cancelled) does not fail the next request of its key: it goes to another lane', async () => {
+    const rowOf = async (runId: unknown) =>
+      (await sql<{ workflowId: string; status: string }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status FROM scrape_run WHERE id = $1', [runId]))[0]!;
+    const own = await createAccount(stack.baseUrl);
+    await setBalance(stack.databaseUrl, own.userId, 100);
+    const headers = { 'x-api-key': own.apiKey };
+    const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+    try {
+      const client = new Client({ connection });
+      for (const end of ['terminate', 'cancel'] as const) {
+        const first = await scrape({ url: `${fixtures.url}/page/${end}-1`, selectors: ['h1'] }, headers);
+        expect(first.status).toBe(200);
+        const lane = client.workflow.getHandle((await rowOf(first.body.id)).workflowId);
+        if (end === 'terminate') await lane.terminate('ended by the test');
+        else await lane.cancel();
+        // Once it has ended (a cancelled lane first records what it held), the idle lane is still
+        // this key's choice: its end must not cost the next request.
+        await waitFor(`the lane closed (${end})`, async () => (await lane.describe()).status.name !== 'RUNNING');
+        const next = await scrape({ url: `${fixtures.url}/page/${end}-2`, selectors: ['h1'] }, headers);
+        expect({ end, status: next.status, body: next.status === 200 ? undefined : next.body }).toEqual({ end, status: 200, body: undefined });
+        expect((await rowOf(next.body.id)).status).toBe('succeeded');
+        const ledger = (await ledgerOf(stack.databaseUrl, own.userId)).filter((row) => row.runId === next.body.id);
+        expect(ledger.map((row) => [row.reason, row.amount])).toEqual([['debit', -1]]);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('a batch cancelled by an operator (Temporal UI/CLI): its unfinished run is cancelled and refunded', async () => {
     const before = await balanceOf(stack.databaseUrl, account.userId);
     const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=20000`, async: true });
