@@ -111,14 +111,17 @@ interface KeyState {
  */
 interface Lane {
   workflowId: string;
-  /** Runs sent to it (async batches count as full: their end is not seen here). */
+  /** Runs sent to it. */
   runs: number;
-  /** Its scrapes whose requests are still waiting here (a request that gave up retires the lane). */
+  /** Its scrapes whose requests are still waiting here. */
   busy: number;
   usedAt: number;
   started: boolean;
-  /** A start or Signal to it failed: it is not used again. */
-  broken?: boolean;
+  /**
+   * It takes no further batch: a start or Signal to it failed, it took an async batch (whose end
+   * is not seen here), or a request of it gave up (see run).
+   */
+  retired?: boolean;
 }
 
 /**
@@ -172,7 +175,7 @@ export function createScrapeDispatcher(deps: {
   const pruneLanes = setInterval(() => {
     const now = Date.now();
     for (const [key, list] of lanes) {
-      const live = list.filter((lane) => usable(lane, now, 0) || lane.busy > 0);
+      const live = list.filter((lane) => worthKeeping(lane, now));
       if (live.length) lanes.set(key, live);
       else lanes.delete(key);
     }
@@ -180,12 +183,15 @@ export function createScrapeDispatcher(deps: {
   pruneLanes.unref();
 
   const usable = (lane: Lane, now: number, runs: number) =>
-    !lane.broken && lane.busy === 0 && lane.runs + runs <= LANE_MAX_RUNS && now - lane.usedAt <= LANE_REUSE_MS;
+    !lane.retired && lane.busy === 0 && lane.runs + runs <= LANE_MAX_RUNS && now - lane.usedAt <= LANE_REUSE_MS;
+
+  /** A lane that may take a batch again, or whose requests are still waiting here. */
+  const worthKeeping = (lane: Lane, now: number) => usable(lane, now, 0) || lane.busy > 0;
 
   /** An idle lane of the key with room for `runs`, or a new one. */
   function laneFor(key: string, runs: number): Lane {
     const now = Date.now();
-    const list = (lanes.get(key) ?? []).filter((lane) => usable(lane, now, 0) || lane.busy > 0);
+    const list = (lanes.get(key) ?? []).filter((lane) => worthKeeping(lane, now));
     lanes.set(key, list);
     let lane = list.find((candidate) => usable(candidate, now, runs));
     if (!lane) {
@@ -201,8 +207,9 @@ export function createScrapeDispatcher(deps: {
     if (batch.lane && sync) batch.lane.busy -= batch.jobs.length;
     const lane = laneFor(batch.key, batch.jobs.length);
     lane.usedAt = Date.now();
-    lane.runs += sync ? batch.jobs.length : LANE_MAX_RUNS;
-    lane.busy += sync ? batch.jobs.length : 0;
+    lane.runs += batch.jobs.length;
+    if (sync) lane.busy += batch.jobs.length;
+    else lane.retired = true;
     batch.lane = lane;
     batch.workflowId = lane.workflowId;
   }
@@ -255,33 +262,33 @@ export function createScrapeDispatcher(deps: {
           typedSearchAttributes: attributes,
           requestEagerStart: eager,
         });
-      } else if (!lane.started) {
-        // The lane's first batch starts it (eagerly: it then runs in this process).
-        lane.started = true;
-        await client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: batch.workflowId, args: [input], memo, typedSearchAttributes: attributes, requestEagerStart: eager });
-      } else {
+        return;
+      }
+      const toLane = async (target: Lane) => {
+        if (!target.started) {
+          // A lane's first batch starts it (eagerly: it then runs in this process).
+          target.started = true;
+          await client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: target.workflowId, args: [input], memo, typedSearchAttributes: attributes, requestEagerStart: eager });
+          return;
+        }
         // Later batches are Signals to it: written to its history before this returns, so durable
         // before any of their scrapes starts (workflows/scrape.workflow.ts scrapeLaneSignal).
-        try {
-          await client.workflow.getHandle(batch.workflowId).signal(scrapeLaneSignalName, input);
-        } catch (error) {
-          // The lane has ended (an operator cancelled or terminated it, or this process stalled
-          // past LANE_REUSE_MS): the Signal was not written, so the batch goes to another lane.
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-          lane.broken = true;
-          assignLane(batch);
-          await deps.runs.reassign(batch.jobs.map((job) => job.runId), batch.workflowId);
-          const next = batch.lane!;
-          if (next.started) await client.workflow.getHandle(batch.workflowId).signal(scrapeLaneSignalName, input);
-          else {
-            next.started = true;
-            await client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: batch.workflowId, args: [input], memo, typedSearchAttributes: attributes, requestEagerStart: eager });
-          }
-        }
+        await client.workflow.getHandle(target.workflowId).signal(scrapeLaneSignalName, input);
+      };
+      try {
+        await toLane(lane);
+      } catch (error) {
+        // The lane has ended (an operator cancelled or terminated it, or this process stalled
+        // past LANE_REUSE_MS): the Signal was not written, so the batch goes to another lane.
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        lane.retired = true;
+        assignLane(batch);
+        await deps.runs.reassign(batch.jobs.map((job) => job.runId), batch.workflowId);
+        await toLane(batch.lane!);
       }
     } catch (error) {
       // A lane that failed a start or a Signal is not used again (the next batch starts a new one).
-      if (batch.lane) batch.lane.broken = true;
+      if (batch.lane) batch.lane.retired = true;
       // Never leave a run half-recorded: it did not start, nothing was debited.
       await deps.runs.failUnstarted(
         batch.jobs.map((job) => job.runId),
@@ -405,7 +412,7 @@ export function createScrapeDispatcher(deps: {
           batch.lane.busy--;
           // Not seen to end (a 504, a failed start): its scrape may still hold the lane's workflow
           // task (a database outage retrying its activity), so the lane takes no further batch.
-          if (!ended) batch.lane.runs = LANE_MAX_RUNS;
+          if (!ended) batch.lane.retired = true;
         }
         if (answer && --batch.waiting === 0) batch.resolveAnswered();
         release(job, options);

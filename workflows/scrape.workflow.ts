@@ -241,7 +241,7 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  * every batch in it has finished.
  */
 export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promise<void> {
-  let taken = first.scrapes.length;
+  // The runs it took (listed in ScrapeRunIds), and every run it has seen (taken or refused).
   const runIds = first.scrapes.map((job) => job.runId);
   const known = new Set(runIds);
   let batchFailure: Error | undefined;
@@ -251,10 +251,9 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
     // under the server's limit.
     const fresh = input.scrapes.filter((job) => !known.has(job.runId));
     for (const job of fresh) known.add(job.runId);
-    const room = Math.max(0, LANE_MAX_RUNS - taken);
+    const room = Math.max(0, LANE_MAX_RUNS - runIds.length);
     const taking = fresh.slice(0, room);
     const refused = fresh.slice(room);
-    taken += taking.length;
     if (taking.length) {
       runIds.push(...taking.map((job) => job.runId));
       upsertSearchAttributes({ ScrapeRunIds: [...runIds] });
@@ -278,9 +277,9 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
   try {
     let seen = -1;
     // Full, or nothing new for LANE_IDLE_END.
-    while (taken < LANE_MAX_RUNS && taken !== seen) {
-      seen = taken;
-      await condition(() => taken >= LANE_MAX_RUNS, LANE_IDLE_END);
+    while (runIds.length < LANE_MAX_RUNS && runIds.length !== seen) {
+      seen = runIds.length;
+      await condition(() => runIds.length >= LANE_MAX_RUNS, LANE_IDLE_END);
     }
   } catch (error) {
     if (!isCancellation(error)) throw error;

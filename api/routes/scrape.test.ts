@@ -43,6 +43,17 @@ async function scrape(body: unknown, headers: Record<string, string> = { 'x-api-
 
 const runCount = async () => Number((await sql<{ n: string }>(stack.databaseUrl, 'SELECT count(*) AS n FROM scrape_run'))[0]!.n);
 
+/** A run's workflow (its lane) and status. */
+const laneRowOf = async (runId: unknown) =>
+  (await sql<{ workflowId: string; status: string }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status FROM scrape_run WHERE id = $1', [runId]))[0]!;
+
+/** An account of its own with 100 credits, so its key's lanes are all one test's; its request headers. */
+async function accountWithLanesOfItsOwn(): Promise<{ own: TestAccount; headers: Record<string, string> }> {
+  const own = await createAccount(stack.baseUrl);
+  await setBalance(stack.databaseUrl, own.userId, 100);
+  return { own, headers: { 'x-api-key': own.apiKey } };
+}
+
 describe('http mode', () => {
   it('scrapes selectors from a page, debits 1 credit once and records the run', async () => {
     const before = await balanceOf(stack.databaseUrl, account.userId);
@@ -130,19 +141,14 @@ describe('http mode', () => {
   });
 
   it('sequential scrapes of one account and host share a lane, each run listed by its id; a slow scrape does not hold the next', async () => {
-    const workflowOf = async (runId: unknown) =>
-      (await sql<{ workflowId: string; status: string }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status FROM scrape_run WHERE id = $1', [runId]))[0]!;
-    // An account of its own: its key's lanes are all this test's.
-    const own = await createAccount(stack.baseUrl);
-    await setBalance(stack.databaseUrl, own.userId, 100);
-    const headers = { 'x-api-key': own.apiKey };
+    const { own, headers } = await accountWithLanesOfItsOwn();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { status, body } = await scrape({ url: `${fixtures.url}/page/${i}`, selectors: ['h1'] }, headers);
       expect(status).toBe(200);
       ids.push(String(body.id));
     }
-    const lanes = new Set(await Promise.all(ids.map(async (id) => (await workflowOf(id)).workflowId)));
+    const lanes = new Set(await Promise.all(ids.map(async (id) => (await laneRowOf(id)).workflowId)));
     expect(lanes.size).toBe(1);
     // The lane is busy with a slow page: the next request of the key goes to another lane and is
     // answered while the slow one still runs (a batch handed to the busy lane would wait for its workflow task).
@@ -152,7 +158,7 @@ describe('http mode', () => {
     const fast = await scrape({ url: `${fixtures.url}/page/9`, selectors: ['h1'] }, headers);
     expect(fast.status).toBe(200);
     expect((await slowRun())!.status).toBe('running');
-    expect((await workflowOf(fast.body.id)).workflowId).not.toBe((await slowRun())!.workflowId);
+    expect((await laneRowOf(fast.body.id)).workflowId).not.toBe((await slowRun())!.workflowId);
     expect((await slow).status).toBe(200);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
@@ -162,7 +168,7 @@ describe('http mode', () => {
         await waitFor(`run ${id} listed by ScrapeRunIds`, async () => {
           const found: string[] = [];
           for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${id}" AND AccountId = "${own.userId}"` })) found.push(execution.workflowId);
-          return found.length === 1 && found[0] === (await workflowOf(id)).workflowId;
+          return found.length === 1 && found[0] === (await laneRowOf(id)).workflowId;
         });
       }
     } finally {
@@ -171,18 +177,14 @@ describe('http mode', () => {
   });
 
   it('a lane an operator ended (terminated, or cancelled) does not fail the next request of its key: it goes to another lane', async () => {
-    const rowOf = async (runId: unknown) =>
-      (await sql<{ workflowId: string; status: string }>(stack.databaseUrl, 'SELECT "workflowId", status::text AS status FROM scrape_run WHERE id = $1', [runId]))[0]!;
-    const own = await createAccount(stack.baseUrl);
-    await setBalance(stack.databaseUrl, own.userId, 100);
-    const headers = { 'x-api-key': own.apiKey };
+    const { own, headers } = await accountWithLanesOfItsOwn();
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
       const client = new Client({ connection });
       for (const end of ['terminate', 'cancel'] as const) {
         const first = await scrape({ url: `${fixtures.url}/page/${end}-1`, selectors: ['h1'] }, headers);
         expect(first.status).toBe(200);
-        const lane = client.workflow.getHandle((await rowOf(first.body.id)).workflowId);
+        const lane = client.workflow.getHandle((await laneRowOf(first.body.id)).workflowId);
         if (end === 'terminate') await lane.terminate('ended by the test');
         else await lane.cancel();
         // Once it has ended (a cancelled lane first records what it held), the idle lane is still
@@ -190,7 +192,7 @@ describe('http mode', () => {
         await waitFor(`the lane closed (${end})`, async () => (await lane.describe()).status.name !== 'RUNNING');
         const next = await scrape({ url: `${fixtures.url}/page/${end}-2`, selectors: ['h1'] }, headers);
         expect({ end, status: next.status, body: next.status === 200 ? undefined : next.body }).toEqual({ end, status: 200, body: undefined });
-        expect((await rowOf(next.body.id)).status).toBe('succeeded');
+        expect((await laneRowOf(next.body.id)).status).toBe('succeeded');
         const ledger = (await ledgerOf(stack.databaseUrl, own.userId)).filter((row) => row.runId === next.body.id);
         expect(ledger.map((row) => [row.reason, row.amount])).toEqual([['debit', -1]]);
       }
