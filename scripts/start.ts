@@ -33,13 +33,13 @@ import {
   type ClusterBinaries,
   chooseInternalPorts,
   ensureClusterBinaries,
-  prepareNamespace,
   setupTemporalSchemas,
   sqlServerOf,
   startTemporalServer,
   startTemporalUi,
   writeClusterConfig,
 } from '../lib/runtime/temporal-cluster';
+import { prepareNamespace } from '../lib/runtime/temporal-namespace';
 import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
 import { taskQueues } from '../workflows/definitions';
 
@@ -362,9 +362,20 @@ async function main(): Promise<void> {
       say(`starting the Temporal server ${clusterBinaries.server} on ${temporalAddress} (config ${path.join(dir, 'config')})`);
       await supervisor.start('temporal');
       void supervisor.start('temporal-ui').catch(() => undefined);
-    } else if (infrastructure.includes('temporal')) {
-      say(`starting the Temporal dev server (${temporalCli}) on ${temporalAddress}`);
-      await supervisor.start('temporal');
+    } else {
+      if (infrastructure.includes('temporal')) {
+        say(`starting the Temporal dev server (${temporalCli}) on ${temporalAddress}`);
+        await supervisor.start('temporal');
+      }
+      // The dev server was given the search attributes on its command line; a file-backed one made
+      // by an older release, or TEMPORAL_ADDRESS's cluster, may lack some or have one of another
+      // type: the same registration as the cluster topology's and `npm run temporal:setup`'s.
+      const connection = await Connection.connect({ address: temporalAddress, connectTimeout: '10s' });
+      try {
+        for (const line of await prepareNamespace(connection, config.TEMPORAL_NAMESPACE, Date.now() + 60_000)) say(`temporal: ${line}`);
+      } finally {
+        await connection.close();
+      }
     }
 
     const migrations = await runMigrations(databaseUrl);

@@ -7,20 +7,18 @@
  *     `temporal` and `temporal_visibility` beside the service's own), upgraded at every start;
  *   - a config file generated under <DATA_DIR>/temporal-cluster (the dynamic config is the
  *     committed deploy/temporal-server/dynamicconfig.yaml);
- *   - the namespace and the search attributes the service needs, registered once it answers.
+ *   - the namespace and the search attributes the service needs, registered once it answers
+ *     (temporal-namespace.ts prepareNamespace, called by scripts/start.ts).
  */
 import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
-import { temporal as proto } from '@temporalio/proto';
 import { Client as PgClient } from 'pg';
 import { processEnvironment } from '../config';
 import { freePort, waitForPort } from './free-port';
-import { type RunningTemporal, SEARCH_ATTRIBUTES, goBuild, onPath, startDetachedServer } from './temporal-server';
+import { type RunningTemporal, goBuild, onPath, startDetachedServer } from './temporal-server';
 
 export const PINNED_SERVER_VERSION = 'v1.29.1';
 export const PINNED_UI_VERSION = 'v2.42.1';
@@ -31,8 +29,6 @@ export const DYNAMIC_CONFIG_FILE = path.join(SERVER_MODULE_DIR, 'dynamicconfig.y
 export const TEMPORAL_DATABASES = { persistence: 'temporal', visibility: 'temporal_visibility' } as const;
 /** Fixed when the persistence schema is first used: the server refuses another count later. */
 export const HISTORY_SHARDS = 4;
-/** How long closed workflows are kept (as the dev server and Temporal's own docker set-up). */
-export const NAMESPACE_RETENTION_SECONDS = 24 * 3600;
 /** The environment name of the generated config files (`<dir>/config/<env>.yaml`). */
 const CONFIG_ENV = 'scrape';
 
@@ -315,57 +311,4 @@ export async function startTemporalUi(options: { uiPath: string; uiRoot: string;
     signal: options.signal,
   });
   return { ...ui, uiUrl: `http://127.0.0.1:${options.port}` };
-}
-
-function grpcCode(error: unknown): number | undefined {
-  const direct = (error as { code?: unknown }).code;
-  if (typeof direct === 'number') return direct;
-  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-  return typeof cause === 'number' ? cause : undefined;
-}
-const NOT_FOUND = 5;
-
-const INDEXED_TYPE: Record<string, proto.api.enums.v1.IndexedValueType> = {
-  Keyword: proto.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  KeywordList: proto.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-  Text: proto.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  Int: proto.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-};
-
-/**
- * Registers the namespace (when missing) and the search attributes the service writes (those
- * missing), and resolves once the frontend lists them all. A fresh server answers "not enough
- * hosts" until its membership ring forms: every step is retried until `deadline`.
- */
-export async function prepareNamespace(connection: Connection, namespace: string, deadline: number, signal?: AbortSignal): Promise<string[]> {
-  const done: string[] = [];
-  let last: unknown;
-  const service = connection.workflowService;
-  const operator = connection.operatorService;
-  for (;;) {
-    if (signal?.aborted) throw new Error('namespace set-up aborted');
-    try {
-      await connection.withDeadline(Date.now() + 5000, async () => {
-        try {
-          await service.describeNamespace({ namespace });
-        } catch (error) {
-          if (grpcCode(error) !== NOT_FOUND) throw error;
-          await service.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(NAMESPACE_RETENTION_SECONDS * 1000) });
-          done.push(`registered namespace ${namespace}`);
-        }
-      });
-      const listed = await connection.withDeadline(Date.now() + 5000, () => operator.listSearchAttributes({ namespace }));
-      const present = new Set(Object.keys(listed.customAttributes ?? {}));
-      const missing = Object.entries(SEARCH_ATTRIBUTES).filter(([name]) => !present.has(name));
-      if (missing.length === 0) return done;
-      await connection.withDeadline(Date.now() + 10_000, () =>
-        operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, INDEXED_TYPE[type]!])) }),
-      );
-      done.push(`registered search attributes ${missing.map(([name, type]) => `${name} (${type})`).join(', ')}`);
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Temporal did not accept the namespace ${namespace} and its search attributes in time: ${last instanceof Error ? last.message : String(last)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }

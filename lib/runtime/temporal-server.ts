@@ -11,22 +11,10 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { waitForPort } from './free-port';
 import { reapStaleProcess, writePidFile } from './stale-process';
+import { SEARCH_ATTRIBUTES } from './temporal-namespace';
 
 export const PINNED_CLI_VERSION = 'v1.5.1';
 const CLI_MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'temporal-cli');
-
-/** Custom search attributes registered on the dev server (a cluster registers them with `temporal operator`). */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'KeywordList' | 'Text' | 'Int'> = {
-  AccountId: 'Keyword',
-  ScrapeMode: 'Keyword',
-  TargetHost: 'Keyword',
-  /** Every run of a standalone scrape workflow (several when concurrent requests were grouped). */
-  ScrapeRunIds: 'KeywordList',
-  FlowId: 'Keyword',
-  TemplateId: 'Keyword',
-  /** A crawl's or batch scrape's id (workflow `crawl-<id>`; docs/crawl.md). */
-  CrawlId: 'Keyword',
-};
 
 /** SQLite settings of the file-backed dev server (see devServerArgs). */
 export const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'] as const;
@@ -118,6 +106,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
     // scrape and no fsync on every history write (docs/benchmarks.md).
     for (const pragma of SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   }
+  // The service's one list (temporal-namespace.ts); scripts/start.ts checks their types once it runs.
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
