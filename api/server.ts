@@ -114,7 +114,8 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ port }, 'api listening');
+  logger.info({ port, paymentProvider: config.PAYMENT_PROVIDER }, 'api listening');
+  if (config.PAYMENT_PROVIDER === 'local') logger.warn('PAYMENT_PROVIDER=local, a development aid: every signed-in user can confirm their own payments (POST /api/payments/:id/local-webhook), so credit is free');
   return {
     server,
     port,

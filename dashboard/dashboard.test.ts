@@ -46,7 +46,8 @@ let secret = '';
 beforeAll(async () => {
   manifest = await buildDashboard({ log: () => undefined });
   fixtures = await startFixtureServer();
-  stack = await startStack();
+  // Buying credit is completed in the console with the local provider, which must be asked for by name.
+  stack = await startStack({ env: { PAYMENT_PROVIDER: 'local' } });
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || defaultChromiumPath(), args: CHROMIUM_ARGS, timeout: 60_000 });
   context = await browser.newContext({ viewport: { width: 1180, height: 820 }, baseURL: stack.baseUrl, permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
   // A loaded two-core machine runs Temporal, the worker and the API beside Chromium.

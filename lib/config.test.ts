@@ -56,6 +56,17 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ BETTER_AUTH_SECRET: 'short' })).toThrow(/BETTER_AUTH_SECRET: must be at least 32 characters/);
   });
 
+  it('takes payments only through a provider asked for: never the self-confirming local one by default', () => {
+    for (const NODE_ENV of [undefined, 'development', 'test', 'production']) expect(parseConfig({ NODE_ENV }).PAYMENT_PROVIDER).toBe('none');
+    expect(parseConfig({ PAYMENT_PROVIDER: 'local' }).PAYMENT_PROVIDER).toBe('local');
+    expect(parseConfig({ NODE_ENV: 'test', PAYMENT_PROVIDER: 'local' }).PAYMENT_PROVIDER).toBe('local');
+    expect(() => parseConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local' })).toThrow(/PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production/);
+    // Stripe's keys say which provider is meant; half of them is an error, not payments silently off.
+    expect(parseConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).PAYMENT_PROVIDER).toBe('stripe');
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/);
+    expect(parseConfig({ PAYMENT_PROVIDER: 'none', STRIPE_SECRET_KEY: 'sk_test_x' }).PAYMENT_PROVIDER).toBe('none');
+  });
+
   it('with Stripe, refuses a subscription period that is not whole days (Stripe bills in days)', () => {
     const stripe = { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
     expect(() => parseConfig({ ...stripe, SUBSCRIPTION_PERIOD_SECONDS: '4' })).toThrow(/SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days/);

@@ -186,8 +186,9 @@ const configSchema = z.object({
   TERMS_VERSION: z.string().min(1).max(40).default('2026-11-01'),
   PRIVACY_VERSION: z.string().min(1).max(40).default('2026-11-01'),
   /**
-   * Payment provider: "local" (development and tests; refused in production), "stripe", or "none"
-   * (payments off). Unset → "local", except in production → "none".
+   * Payment provider: "stripe", "none" (payments off), or "local", a development aid whose
+   * helper route lets any signed-in user confirm their own payments (refused in production).
+   * Unset → "stripe" when a Stripe key is set, else "none": "local" only when asked for by name.
    */
   PAYMENT_PROVIDER: z.enum(['none', 'local', 'stripe']).optional(),
   /** HMAC secret of the local provider's webhooks; unset → derived from the auth secret. */
@@ -273,7 +274,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const data = parsed.data;
   const problems: string[] = [];
-  const provider = data.PAYMENT_PROVIDER ?? (data.NODE_ENV === 'production' ? 'none' : 'local');
+  // Never "local" by default: its helper route lets every signed-in user mint credit (docs/account.md).
+  const provider = data.PAYMENT_PROVIDER ?? (data.STRIPE_SECRET_KEY || data.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'none');
   if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
   if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
     problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');

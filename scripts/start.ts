@@ -82,6 +82,18 @@ function workerMetricsPorts(base: number, count: number, avoid: number[]): numbe
   return ports;
 }
 
+/** The banner's line on payments: which provider takes them (lib/config.ts picks it; docs/account.md). */
+function paymentsBanner(config: Config): string {
+  switch (config.PAYMENT_PROVIDER) {
+    case 'stripe':
+      return 'Stripe (PAYMENT_PROVIDER=stripe; its webhook: /api/payments/webhook/stripe)';
+    case 'local':
+      return 'local (PAYMENT_PROVIDER=local), a development aid: every signed-in user can confirm their own payments, so credit is free. Never on a server others can reach';
+    case 'none':
+      return 'off (PAYMENT_PROVIDER=none): nothing is sold; set PAYMENT_PROVIDER=stripe with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell credit';
+  }
+}
+
 async function waitForReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -396,6 +408,7 @@ async function main(): Promise<void> {
     if (cluster) for (const api of apis) say(`    ${api.name}        http://127.0.0.1:${api.port} (a replica behind ${apiUrl})`);
     if (temporalUiUrl) say(`  Temporal UI  ${temporalUiUrl}`);
     say(`  Temporal     ${temporalAddress} (namespace ${config.TEMPORAL_NAMESPACE})${cluster && clusterBinaries ? ', the Temporal server on PostgreSQL' : ''}`);
+    say(`  Payments     ${paymentsBanner(config)}`);
     for (const worker of workers) if (worker.metricsPort) say(`  ${worker.name === 'worker' ? 'Worker      ' : worker.name} metrics on http://127.0.0.1:${worker.metricsPort}/metrics`);
     if (supervisorUrl) say(`  Supervisor   ${supervisorUrl}/readyz (processes, restarts) and ${supervisorUrl}/metrics`);
     say('Ctrl-C stops everything; a process that dies is restarted.');

@@ -4,11 +4,15 @@
  * → 400 and nothing changes; out-of-order events change nothing. The Stripe provider (a second
  * API process with PAYMENT_PROVIDER=stripe and a fake key: verifying a webhook needs no network)
  * accepts an event signed with the SDK's test-header helper and rejects a tampered body.
- * Creating a Stripe Checkout Session needs the network and is not tested here.
+ * Creating a Stripe Checkout Session needs the network and is not tested here. On the default
+ * configuration (no PAYMENT_PROVIDER, NODE_ENV unset, as `npm start` runs) payments are off and a
+ * signed-in user has no way to confirm a payment of their own.
  */
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
+import { parseConfig } from '../../lib/config';
 import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/payments/provider';
+import { localPaymentSecret } from '../../lib/payments/service';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
@@ -209,5 +213,55 @@ describe('stripe provider (webhook verification only; no network)', () => {
     expect(ledger).toEqual([{ amount: 1000, reason: 'topup', idempotencyKey: `payment:stripe:${sessionId}`, runId: paymentId }]);
     // The local provider's test helper does not exist here.
     expect((await call(stripeStack.baseUrl, 'POST', `/api/payments/${paymentId}/local-webhook`, session(buyer), { outcome: 'succeeded' })).status).toBe(404);
+  });
+});
+
+describe('the default configuration (no PAYMENT_PROVIDER, NODE_ENV unset: what `npm start` runs)', () => {
+  let defaultStack: Stack;
+  let user: TestAccount;
+
+  beforeAll(async () => {
+    // NODE_ENV empty counts as unset (lib/config.ts): development, as `npm start` without it.
+    defaultStack = await startStack({ worker: false, env: { NODE_ENV: '' } });
+    user = await createAccount(defaultStack.baseUrl);
+  });
+
+  afterAll(async () => {
+    await defaultStack?.stop();
+  });
+
+  const as = (method: string, path: string, headers: Record<string, string>, body?: unknown) => call(defaultStack.baseUrl, method, path, headers, body);
+
+  it('a signed-in user cannot confirm a payment of their own: payments are off, the local helper and webhook do not exist', async () => {
+    expect(defaultStack.env.PAYMENT_PROVIDER).toBeUndefined();
+    expect((await as('GET', '/api/payments/packs', session(user))).body).toMatchObject({ provider: 'none' });
+    const before = await balanceOf(defaultStack.databaseUrl, user.userId);
+
+    // No checkout can be opened.
+    expect(await as('POST', '/api/payments', session(user), { packId: 'pack-1k' })).toEqual({
+      status: 503,
+      body: { statusCode: 503, message: 'Payments are not enabled on this service (PAYMENT_PROVIDER=none)', error: 'Service Unavailable', code: 'PAYMENTS_UNAVAILABLE' },
+    });
+    expect(await sql(defaultStack.databaseUrl, 'SELECT id FROM payment WHERE "userId" = $1', [user.userId])).toEqual([]);
+
+    // A pending local payment of the user's own (as one left from a development run would be):
+    // the helper that signed its "succeeded" event is gone...
+    const paymentId = randomUUID();
+    await sql(
+      defaultStack.databaseUrl,
+      `INSERT INTO payment (id, "userId", provider, "providerPaymentId", purpose, "packId", credits, "amountCents", currency) VALUES ($1, $2, 'local', $3, 'pack', 'pack-1k', 1000, 1000, 'usd')`,
+      [paymentId, user.userId, `local_${paymentId}`],
+    );
+    const helper = await as('POST', `/api/payments/${paymentId}/local-webhook`, session(user), { outcome: 'succeeded' });
+    expect(helper).toMatchObject({ status: 404, body: { statusCode: 404, code: 'NOT_FOUND' } });
+
+    // ...and the local webhook refuses even an event signed with the very secret the local provider would use.
+    const signed = signLocalEvent(localPaymentSecret(parseConfig({ ...defaultStack.env, PAYMENT_PROVIDER: 'local' })), localEvent('succeeded', paymentId));
+    const forged = await as('POST', '/api/payments/webhook/local', { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: signed.signature }, signed.body);
+    expect(forged).toMatchObject({ status: 404, body: { statusCode: 404, code: 'NOT_FOUND' } });
+
+    expect(await balanceOf(defaultStack.databaseUrl, user.userId)).toBe(before);
+    expect(await sql(defaultStack.databaseUrl, 'SELECT status::text AS status FROM payment WHERE id = $1', [paymentId])).toEqual([{ status: 'pending' }]);
+    expect((await ledgerOf(defaultStack.databaseUrl, user.userId)).filter((l) => l.reason === 'topup')).toEqual([]);
   });
 });
