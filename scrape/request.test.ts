@@ -53,6 +53,11 @@ describe('parseScrapeRequest: valid requests', () => {
     expect(parseScrapeRequest({ url: URL_OK, method: 'POST', body: 'a=1' }).body).toBe('a=1');
   });
 
+  it('accepts the headers a scrape may set: a Cookie in http mode, a User-Agent and custom ones in both', () => {
+    expect(parseScrapeRequest({ url: 'http://example.com', headers: { Cookie: 'a=b', 'User-Agent': 'me', 'X-Trace': '1' } }).headers).toEqual({ Cookie: 'a=b', 'User-Agent': 'me', 'X-Trace': '1' });
+    expect(parseScrapeRequest({ url: 'http://example.com', mode: 'browser', headers: { 'User-Agent': 'me', Authorization: 'Bearer t' } }).headers).toEqual({ 'User-Agent': 'me', Authorization: 'Bearer t' });
+  });
+
   it('accepts 50 selectors and capture_network: false in http mode', () => {
     expect(parseScrapeRequest({ url: URL_OK, selectors: new Array(50).fill('p') }).selectors).toHaveLength(50);
     expect(parseScrapeRequest({ url: URL_OK, capture_network: false }).capture_network).toBe(false);
@@ -84,6 +89,15 @@ describe('parseScrapeRequest: 400 rules', () => {
     [{ url: URL_OK, headers: { 'X-A': 1 } }, 'headers.X-A must be a string'],
     [{ url: URL_OK, headers: { 'bad name': 'v' } }, 'headers.bad name is not a valid HTTP header name'],
     [{ url: URL_OK, headers: { 'X-A': 'a\r\nInjected: 1' } }, 'headers.X-A must not contain line breaks'],
+    // Headers the engine sets itself are refused by name, never dropped in silence (scrape/headers.ts).
+    [{ url: URL_OK, headers: { Connection: 'close' } }, 'headers.Connection is a hop-by-hop header (the engine manages its own connection to the target)'],
+    [{ url: URL_OK, headers: { 'Transfer-Encoding': 'chunked' } }, 'headers.Transfer-Encoding is a hop-by-hop header (the engine frames the body itself)'],
+    [{ url: URL_OK, mode: 'browser', headers: { upgrade: 'websocket' } }, 'headers.upgrade is a hop-by-hop header (a scrape cannot switch protocols)'],
+    [{ url: URL_OK, headers: { Host: 'other.example' } }, 'headers.Host is set by the engine from the url'],
+    [{ url: URL_OK, method: 'POST', body: 'x', headers: { 'content-length': '1' } }, 'headers.content-length is set by the engine from the body'],
+    [{ url: URL_OK, headers: { 'Accept-Encoding': 'zstd' } }, 'headers.Accept-Encoding is set by the engine (it asks only for the encodings it decodes)'],
+    [{ url: URL_OK, headers: { 'Proxy-Authorization': 'Basic eA==' } }, 'headers.Proxy-Authorization is for an outbound proxy, which the service configures (PROXY_URLS), not the request'],
+    [{ url: URL_OK, mode: 'browser', headers: { Cookie: 'a=b' } }, 'headers.Cookie is not supported in browser mode (the browser would send it to every host the page loads, third parties included)'],
     [{ url: URL_OK, mode: 'browser', fill_form: { fields: {} } }, 'fill_form.fields must name at least one field'],
     [{ url: URL_OK, mode: 'browser', fill_form: { selector: 'form' } }, 'fill_form.fields is required'],
     [{ url: URL_OK, options: { retry_count: 11 } }, 'options.retry_count must be at most 10'],

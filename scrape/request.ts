@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { absoluteHttpUrl } from '../lib/zod-messages';
 import { AppError } from '../lib/errors';
 import { assertValidCss, validateSelectors } from './selectors';
+import { refusedHeaderReason } from './headers';
 import { PROXY_CHOICES } from './proxies';
 import { issueMessage } from '../api/validate';
 import { webhookSpecSchema } from '../lib/webhooks/spec';
@@ -109,7 +110,8 @@ export type ScrapeRequestInput = z.input<typeof scrapeRequestSchema>;
 const ENGINE_FIELDS = ['capture_network', 'fill_form', 'wait_for'] as const satisfies ReadonlyArray<keyof EngineSupport>;
 
 /**
- * Rules between fields: what the mode's engine supports, `body` only with POST, header names.
+ * Rules between fields: what the mode's engine supports, `body` only with POST, header names
+ * (valid, and none the engine sets itself: scrape/headers.ts).
  * Read on what the shape made of the body (defaults applied), even when the shape has problems.
  */
 function crossFieldProblems(value: unknown): Array<{ path: string[]; message: string }> {
@@ -135,8 +137,12 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
   if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });
   if (raw.headers !== null && typeof raw.headers === 'object') {
-    for (const name of Object.keys(raw.headers).filter((n) => !HEADER_NAME.test(n))) {
-      problems.push({ path: ['headers', name], message: 'is not a valid HTTP header name' });
+    for (const name of Object.keys(raw.headers)) {
+      if (!HEADER_NAME.test(name)) problems.push({ path: ['headers', name], message: 'is not a valid HTTP header name' });
+      else {
+        const refused = refusedHeaderReason(name, mode ?? 'http');
+        if (refused) problems.push({ path: ['headers', name], message: refused });
+      }
     }
   }
   return problems;

@@ -21,6 +21,7 @@ import { Agent } from 'undici';
 import type { Dispatcher, buildConnector } from 'undici';
 import { AppError } from '../../lib/errors';
 import { checkTarget, createGuardedLookup, normalizeHost, resolvePublicHost } from '../../scrape/guard';
+import { refusedHeaderReason } from '../../scrape/headers';
 import type { ProxyEndpoint } from '../../scrape/proxies';
 import { openTunnel } from './proxy-tunnel';
 import { validateSelectors } from '../../scrape/selectors';
@@ -80,11 +81,6 @@ export interface HttpEngine {
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
-/** Request headers a caller may not set (hop-by-hop, framing, or owned by the engine). */
-const FORBIDDEN_HEADERS = new Set([
-  'host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer',
-  'expect', 'proxy-authorization', 'proxy-connection', 'accept-encoding', 'http2-settings',
-]);
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -252,7 +248,8 @@ function buildHeaders(req: EngineRequest, userAgent: string): Record<string, str
   };
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     const key = name.toLowerCase();
-    if (FORBIDDEN_HEADERS.has(key) || key.startsWith('proxy-')) continue;
+    // Refused by the request schema; a request stored before that rule may still carry one.
+    if (refusedHeaderReason(key, 'http')) continue;
     headers[key] = value;
   }
   headers['accept-encoding'] = 'gzip, deflate, br';

@@ -233,7 +233,7 @@ describe('http mode', () => {
 });
 
 describe('refusals, each before any work', () => {
-  it('400 for a missing url, POST in browser mode, capture_network in http mode and a bad selector', async () => {
+  it('400 for a missing url, POST in browser mode, capture_network in http mode, a bad selector and a header the engine sets itself', async () => {
     const runsBefore = await runCount();
     expect(await scrape({ selectors: ['h1'] })).toEqual({ status: 400, body: { statusCode: 400, message: 'url is required', error: 'Bad Request', code: 'BAD_REQUEST' } });
     const post = await scrape({ url: `${fixtures.url}/`, mode: 'browser', method: 'POST' });
@@ -247,6 +247,17 @@ describe('refusals, each before any work', () => {
     expect(selector.body.message).toMatch(/div\[\[oops/);
     const scheme = await scrape({ url: 'ftp://example.com/file' });
     expect(scheme.status).toBe(400);
+    // Refused by name, never dropped in silence (docs/scraping.md, "Request").
+    expect(await scrape({ url: `${fixtures.url}/`, headers: { Connection: 'close', 'X-Trace': '1' } })).toEqual({
+      status: 400,
+      body: { statusCode: 400, message: 'headers.Connection is a hop-by-hop header (the engine manages its own connection to the target)', error: 'Bad Request', code: 'BAD_REQUEST' },
+    });
+    const cookie = await scrape({ url: `${fixtures.url}/`, mode: 'browser', headers: { Cookie: 'session=1', Host: 'elsewhere.example' } });
+    expect(cookie.status).toBe(400);
+    expect(cookie.body.message).toEqual([
+      'headers.Cookie is not supported in browser mode (the browser would send it to every host the page loads, third parties included)',
+      'headers.Host is set by the engine from the url',
+    ]);
     expect(await runCount()).toBe(runsBefore);
   });
 

@@ -13,13 +13,9 @@ import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from '
 import { AppError } from '../../../lib/errors';
 import { checkTarget, normalizeHost, resolvePublicHost } from '../../../scrape/guard';
 import type { AddressPolicy, BlacklistCheck } from '../../../scrape/guard';
+import { refusedHeaderReason } from '../../../scrape/headers';
 import type { EngineRequest } from '../../../scrape/types';
 
-/** Headers Chromium sets itself, or that would let a caller smuggle another request or identity. */
-const FORBIDDEN_HEADERS = new Set([
-  'host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect',
-  'accept-encoding', 'cookie',
-]);
 
 export interface TargetGuardOptions {
   allowPrivateTargets: boolean;
@@ -41,7 +37,8 @@ export function requestHeaders(req: EngineRequest, poolUserAgent: string | undef
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     const key = name.toLowerCase();
     if (key === 'user-agent') customUserAgent = value === poolUserAgent ? undefined : value;
-    else if (!FORBIDDEN_HEADERS.has(key) && !key.startsWith('proxy-')) extra[key] = value;
+    // Refused by the request schema (scrape/headers.ts); a request stored before that rule may still carry one.
+    else if (!refusedHeaderReason(key, 'browser')) extra[key] = value;
   }
   return { customUserAgent, extra };
 }
