@@ -85,7 +85,7 @@ async function wantsWebhookEvents(deps: AppDeps, userId: string, request: Scrape
 }
 
 export interface ScrapeRunOptions {
-  /** A workflow of its own under this id (template runs), instead of `scrape-<runId>` shared with concurrent requests. */
+  /** A workflow of its own under this id (template runs), instead of a lane shared with concurrent requests. */
   workflowId?: (runId: string) => string;
   /** The template a run comes from (search attribute TemplateId). */
   templateId?: string;

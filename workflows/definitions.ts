@@ -40,6 +40,7 @@ export interface EchoOutput {
 
 export const workflowIds = {
   echo: (requestId: string) => `diagnostics-echo-${requestId}`,
+  /** Before lanes: a standalone batch's own execution, named after its first run (no longer started; old executions keep it). */
   scrape: (runId: string) => `scrape-${runId}`,
   /** A lane of standalone scrapes (scrapeLaneWorkflow): an API process's instance id and its count. */
   scrapeLane: (instance: string, n: number) => `scrape-lane-${instance}-${n}`,
@@ -122,8 +123,9 @@ export interface ScrapeJob {
 }
 
 /**
- * Standalone scrapes of one account, one mode and one target host that arrived together, run by
- * one workflow execution (`scrape-<first run id>`; search attribute ScrapeRunIds lists them all).
+ * Standalone scrapes of one account, one mode and one target host that arrived together: a batch
+ * handed to a lane (scrapeLaneWorkflow, `scrape-lane-<instance>-<n>`), or a template run's own
+ * scrapeBatchWorkflow; the execution's search attribute ScrapeRunIds lists every run it took.
  * Each keeps its own run row, debit, retries, refund and outcome.
  */
 export interface ScrapeBatchWorkflowInput {
