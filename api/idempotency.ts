@@ -1,7 +1,8 @@
 /**
  * The `Idempotency-Key` request header (docs/api.md, "Idempotency-Key") on the routes that create
  * something that costs: `POST /webhook/unblocker`, `POST /flows/:id/runs`, `POST /api/payments`,
- * `POST /api/subscriptions`, `POST /crawl` and `POST /batch/scrape`.
+ * `POST /api/subscriptions`, `PATCH /api/subscriptions/current`, `POST /crawl` and
+ * `POST /batch/scrape`.
  *
  * - Scope: the key is the account's (two accounts may use the same key). Its first request claims
  *   it by inserting `(userId, key)` into `idempotency_key` (primary key: of concurrent requests,

@@ -414,3 +414,60 @@ describe('recurring billing through the local provider', () => {
     expect(periods[0]).toEqual({ period: 0 });
   });
 });
+
+describe('Idempotency-Key on a plan change (PATCH /api/subscriptions/current)', () => {
+  const patch = (account: TestAccount, key: string, planId: string) => api('PATCH', '/api/subscriptions/current', { ...session(account), 'idempotency-key': key }, { planId });
+  const rowsOf = async (userId: string) => ({
+    subscriptions: await sql<{ id: string; planId: string; status: string }>(stack.databaseUrl, `SELECT id, "planId", status::text AS status FROM subscription WHERE "userId" = $1 ORDER BY "createdAt"`, [userId]),
+    payments: await sql<{ id: string }>(stack.databaseUrl, `SELECT id FROM payment WHERE "userId" = $1`, [userId]),
+  });
+
+  it('leaving a free plan: repeats and concurrent duplicates open one paid subscription and one checkout; another plan under the key → 422', async () => {
+    const account = await createAccount(stack.baseUrl);
+    expect((await api('POST', '/api/subscriptions', session(account), { planId: 'basic' })).status).toBe(201);
+    const key = `upgrade-${account.userId}`;
+    const answers = await Promise.all([patch(account, key, 'paid'), patch(account, key, 'paid'), patch(account, key, 'paid')]);
+    answers.push(await patch(account, key, 'paid'));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202]);
+    const first = answers[0]?.body as { subscription: Json & { id: string }; payment: Json & { id: string } };
+    expect(first.subscription).toMatchObject({ planId: 'paid', status: 'pending' });
+    for (const answer of answers) expect(answer.body).toMatchObject({ subscription: { id: first.subscription.id }, payment: { id: first.payment.id, status: 'pending' } });
+    const rows = await rowsOf(account.userId);
+    expect(rows.subscriptions.map((s) => [s.planId, s.status])).toEqual([['basic', 'active'], ['paid', 'pending']]);
+    expect(rows.payments).toEqual([{ id: first.payment.id }]);
+    expect((await patch(account, key, 'plus')).body).toMatchObject({ statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await rowsOf(account.userId)).payments).toHaveLength(1);
+  });
+
+  it('a paid plan: repeats answer from the first change and never apply it again, even after a later change', async () => {
+    const account = await createAccount(stack.baseUrl);
+    const sub = await subscribePaid(account);
+    const key = `change-${account.userId}`;
+    // The plan from the next period on (a period of 4 s may end between two answers: then the
+    // change is in force, `planId`, rather than pending).
+    const nextPlan = (shown: Json) => (shown.pendingPlanId as string | null) ?? (shown.planId as string);
+    const storedNextPlan = async () => {
+      const [row] = await sql<{ planId: string; pendingPlanId: string | null }>(stack.databaseUrl, `SELECT "planId", "pendingPlanId" FROM subscription WHERE id = $1`, [sub.id]);
+      return row!.pendingPlanId ?? row!.planId;
+    };
+    const answers = await Promise.all([patch(account, key, 'plus'), patch(account, key, 'plus'), patch(account, key, 'plus')]);
+    expect(answers.map((a) => [a.status, a.body.payment])).toEqual([[200, null], [200, null], [200, null]]);
+    for (const answer of answers) expect([answer.body.subscription.id, nextPlan(answer.body.subscription)]).toEqual([sub.id, 'plus']);
+    expect(await storedNextPlan()).toBe('plus');
+
+    // A later change without the key, then the key's repeat: answered from the first change's
+    // subscription as it is now, the later change kept (the first one is not applied again).
+    const later = await api('PATCH', '/api/subscriptions/current', session(account), { planId: 'basic' });
+    expect([later.status, nextPlan(later.body.subscription)]).toEqual([200, 'basic']);
+    const repeat = await patch(account, key, 'plus');
+    expect([repeat.status, repeat.body.subscription.id, nextPlan(repeat.body.subscription), repeat.body.payment]).toEqual([200, sub.id, 'basic', null]);
+    expect(await storedNextPlan()).toBe('basic');
+    expect((await patch(account, key, 'basic')).body).toMatchObject({ statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    // A refused first request (no subscription to change) frees its key: nothing was done.
+    const none = await createAccount(stack.baseUrl);
+    expect((await patch(none, 'refused-once', 'plus')).status).toBe(404);
+    expect((await api('POST', '/api/subscriptions', session(none), { planId: 'basic' })).status).toBe(201);
+    expect((await patch(none, 'refused-once', 'plus')).status).toBe(202);
+    expect((await api('POST', '/api/subscriptions/current/cancel', session(account))).status).toBe(200);
+  });
+});

@@ -8,10 +8,10 @@ import { type Request, Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import type { PaymentProvider } from '../../lib/payments/provider';
-import { createPayment, paymentRecord } from '../../lib/payments/service';
+import { type PaymentRow, createPayment, paymentRecord } from '../../lib/payments/service';
 import { planIdAt } from '../../lib/billing';
 import type { Plan } from '../../lib/config';
-import { activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../lib/subscriptions';
+import { type SubscriptionRow, activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../lib/subscriptions';
 import type { AppDeps } from '../app';
 import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
 import { subscribeSchema } from '../schemas/account-functions';
@@ -20,6 +20,13 @@ import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../ide
 import { baseUrl, checkoutNeverCreated, requireProvider } from './payments';
 
 const withPayment = z.object({ subscription: subscriptionSchema, payment: paymentSchema.nullable() });
+
+/**
+ * What an Idempotency-Key names once a plan change under it is applied (api/idempotency.ts): a
+ * change makes no row of its own, so the key is moved from the id chosen for it to this name of
+ * the subscription it changed, and a repeat answers from that subscription (200, payment null).
+ */
+const PLAN_CHANGE = 'plan-change:';
 
 export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | undefined): Router {
   return mountRoutes(Router(), deps, subscriptionRouteTable(deps, provider));
@@ -38,6 +45,25 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       baseUrl(deps, req),
     );
     return { subscription: subscriptionRecord(pending, now), payment: paymentRecord(payment) };
+  }
+
+  /**
+   * A subscription started under an Idempotency-Key, once its first request is through: a free
+   * plan active, a paid one with its checkout (or the checkout's failure); else null.
+   */
+  async function startedSubscription(id: string, userId: string) {
+    const subscription = await deps.db.subscription.findUnique({ where: { id } });
+    if (!subscription || subscription.userId !== userId) return null;
+    if (!isPaidPlan(deps.config, subscription.planId)) return subscription.status === 'pending' ? null : { subscription, payment: null };
+    const payment = await deps.db.payment.findFirst({ where: { subscriptionId: id, period: 0 } });
+    return payment && (payment.providerPaymentId !== null || payment.status !== 'pending') ? { subscription, payment } : null;
+  }
+
+  /** A repeat's answer: a checkout → 202 (as the first answer), none → `status`; the records as they are now. */
+  function replaySubscription<S extends 200 | 201>({ subscription, payment }: { subscription: SubscriptionRow; payment: PaymentRow | null }, status: S) {
+    const now = new Date();
+    const body = { subscription: subscriptionRecord(subscription, now), payment: payment ? paymentRecord(payment) : null };
+    return Promise.resolve(payment ? reply(202, body) : reply(status, body));
   }
 
   return [
@@ -94,20 +120,9 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
         if (!keyed) return start();
         return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
           start,
-          // Found once the first request is through: a free plan active, a paid one with its checkout (or its failure).
-          find: async (id) => {
-            const subscription = await deps.db.subscription.findUnique({ where: { id } });
-            if (!subscription || subscription.userId !== userId) return null;
-            if (!isPaidPlan(deps.config, subscription.planId)) return subscription.status === 'pending' ? null : { subscription, payment: null };
-            const payment = await deps.db.payment.findFirst({ where: { subscriptionId: id, period: 0 } });
-            return payment && (payment.providerPaymentId !== null || payment.status !== 'pending') ? { subscription, payment } : null;
-          },
+          find: (id) => startedSubscription(id, userId),
           neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
-          replay: ({ subscription, payment }) => {
-            const now = new Date();
-            const body = { subscription: subscriptionRecord(subscription, now), payment: payment ? paymentRecord(payment) : null };
-            return Promise.resolve(payment ? reply(202, body) : reply(201, body));
-          },
+          replay: (started) => replaySubscription(started, 201),
         });
       },
     }),
@@ -125,16 +140,33 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       body: unprocessable(subscribeSchema, { planId: 'pro' }),
       responses: { 200: withPayment, 202: withPayment },
       errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
+      idempotent: true,
       handler: async ({ auth: { userId }, body: { planId }, req }) => {
-        const plan = findPlan(deps.config, planId);
-        const now = new Date();
-        const live = await liveSubscription(deps, userId, now);
-        if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
-        if (live.status === 'cancelled' || !live.anchorAt) throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
-        const current = planIdAt(live, currentPeriod({ anchorAt: live.anchorAt, periodSeconds: live.periodSeconds }, now).n);
-        if (!isPaidPlan(deps.config, current) && plan.priceCents > 0) return reply(202, await startPaid(req, userId, plan, now));
-        const { subscription, at } = await changePlan(deps, live.id, plan, provider);
-        return reply(200, { subscription: subscriptionRecord(subscription, at), payment: null });
+        const keyed = idempotentRequest(req, userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
+        const start = async (id?: string) => {
+          const plan = findPlan(deps.config, planId);
+          const now = new Date();
+          const live = await liveSubscription(deps, userId, now);
+          if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
+          if (live.status === 'cancelled' || !live.anchorAt) throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
+          const current = planIdAt(live, currentPeriod({ anchorAt: live.anchorAt, periodSeconds: live.periodSeconds }, now).n);
+          // A new paid subscription under `id`, as POST /api/subscriptions would make it.
+          if (!isPaidPlan(deps.config, current) && plan.priceCents > 0) return reply(202, await startPaid(req, userId, plan, now, id));
+          const { subscription, at } = await changePlan(deps, live.id, plan, provider);
+          if (keyed && id) await idempotency.takeOver(userId, keyed.key, id, `${PLAN_CHANGE}${live.id}`);
+          return reply(200, { subscription: subscriptionRecord(subscription, at), payment: null });
+        };
+        if (!keyed) return start();
+        return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+          start,
+          find: async (id) => {
+            if (!id.startsWith(PLAN_CHANGE)) return startedSubscription(id, userId);
+            const subscription = await deps.db.subscription.findUnique({ where: { id: id.slice(PLAN_CHANGE.length) } });
+            return subscription && subscription.userId === userId ? { subscription, payment: null } : null;
+          },
+          neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
+          replay: (changed) => replaySubscription(changed, 200),
+        });
       },
     }),
     route({

@@ -6291,7 +6291,10 @@ export interface operations {
     patchApiSubscriptionsCurrent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional `Idempotency-Key` header (1-255 printable ASCII characters, the account's own, kept 24 h): a repeat with the same key and request answers from the first request's run (its current state, waited for as the first answer would) and never starts or charges a second; the same key with another path or body → 422 `IDEMPOTENCY_KEY_REUSED`; a repeat whose first request has not recorded its run within the synchronous limit → 503 `REQUEST_IN_PROGRESS` (retry). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6333,8 +6336,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `MALFORMED_JSON`: The request body is not valid JSON.
-             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
              */
             400: {
                 headers: {
@@ -6389,7 +6392,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6419,6 +6425,7 @@ export interface operations {
             /**
              * @description - `PAYMENTS_UNAVAILABLE`: Payments are switched off (PAYMENT_PROVIDER=none).
              *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             *     - `REQUEST_IN_PROGRESS`: An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.
              */
             503: {
                 headers: {

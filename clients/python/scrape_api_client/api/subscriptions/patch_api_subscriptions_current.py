@@ -15,14 +15,17 @@ from ...models.patch_api_subscriptions_current_response_200 import (
 from ...models.patch_api_subscriptions_current_response_202 import (
     PatchApiSubscriptionsCurrentResponse202,
 )
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: PatchApiSubscriptionsCurrentBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -134,6 +137,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: PatchApiSubscriptionsCurrentBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     ErrorBody
     | PatchApiSubscriptionsCurrentResponse200
@@ -142,6 +146,7 @@ def sync_detailed(
     """Change plan from the next period (202 with a checkout when leaving a free plan for a paid one)
 
     Args:
+        idempotency_key (str | Unset):
         body (PatchApiSubscriptionsCurrentBody):
 
     Raises:
@@ -154,6 +159,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -167,6 +173,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: PatchApiSubscriptionsCurrentBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     ErrorBody
     | PatchApiSubscriptionsCurrentResponse200
@@ -176,6 +183,7 @@ def sync(
     """Change plan from the next period (202 with a checkout when leaving a free plan for a paid one)
 
     Args:
+        idempotency_key (str | Unset):
         body (PatchApiSubscriptionsCurrentBody):
 
     Raises:
@@ -189,6 +197,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -196,6 +205,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: PatchApiSubscriptionsCurrentBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     ErrorBody
     | PatchApiSubscriptionsCurrentResponse200
@@ -204,6 +214,7 @@ async def asyncio_detailed(
     """Change plan from the next period (202 with a checkout when leaving a free plan for a paid one)
 
     Args:
+        idempotency_key (str | Unset):
         body (PatchApiSubscriptionsCurrentBody):
 
     Raises:
@@ -216,6 +227,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -227,6 +239,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: PatchApiSubscriptionsCurrentBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     ErrorBody
     | PatchApiSubscriptionsCurrentResponse200
@@ -236,6 +249,7 @@ async def asyncio(
     """Change plan from the next period (202 with a checkout when leaving a free plan for a paid one)
 
     Args:
+        idempotency_key (str | Unset):
         body (PatchApiSubscriptionsCurrentBody):
 
     Raises:
@@ -250,5 +264,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed
