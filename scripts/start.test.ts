@@ -47,6 +47,8 @@ describe('npm start (the supervisor)', () => {
       const printed = output.join('');
       expect(printed).toContain(`API          http://127.0.0.1:${apiPort}`);
       expect(printed).toContain(uiLine);
+      // No PAYMENT_PROVIDER: payments off, and the banner says so (never the self-confirming local provider).
+      expect(printed).toContain('Payments     off (PAYMENT_PROVIDER=none)');
       expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
       // The supervisor's own endpoint: every process running, restart counters at zero.
       const status = (await (await fetch(`http://127.0.0.1:${supervisorPort}/readyz`)).json()) as { status: string; processes: Array<{ name: string; state: string }> };
