@@ -382,7 +382,8 @@ async function main(): Promise<void> {
       // The dev server was given the search attributes on its command line; a file-backed one made
       // by an older release, or TEMPORAL_ADDRESS's cluster, may lack some or have one of another
       // type: the same registration as the cluster topology's and `npm run temporal:setup`'s.
-      const connection = await Connection.connect({ address: temporalAddress, connectTimeout: '10s' });
+      // Lazy: a cluster still starting is waited for (prepareNamespace retries until its deadline).
+      const connection = Connection.lazy({ address: temporalAddress, connectTimeout: '10s' });
       try {
         for (const line of await prepareNamespace(connection, config.TEMPORAL_NAMESPACE, Date.now() + 60_000)) say(`temporal: ${line}`);
       } finally {
