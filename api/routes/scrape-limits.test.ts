@@ -61,7 +61,7 @@ describe('private targets when the deployment does not allow them', () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    stack = await startStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'false' } });
+    stack = await startStack({ worker: false, privateTargetGuard: true });
     account = await createAccount(stack.baseUrl);
   });
 

@@ -17,6 +17,12 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Start a worker process (default true). */
   worker?: boolean;
+  /**
+   * Refuse loopback, private and link-local targets as a production deployment does
+   * (ALLOW_PRIVATE_TARGETS=false). Default off, because the fixture servers listen on 127.0.0.1;
+   * with it on, targets live on a public-range address (test/helpers/public-address.ts).
+   */
+  privateTargetGuard?: boolean;
 }
 
 export interface Stack {
@@ -84,7 +90,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     HOST: '127.0.0.1',
     WORKER_METRICS_PORT: '0',
     MIGRATE_ON_START: 'false',
-    ALLOW_PRIVATE_TARGETS: 'true',
+    ALLOW_PRIVATE_TARGETS: options.privateTargetGuard ? 'false' : 'true',
     LOG_LEVEL: 'info',
     BETTER_AUTH_SECRET: randomBytes(32).toString('hex'),
     BETTER_AUTH_URL: `http://127.0.0.1:${port}`,
