@@ -131,11 +131,11 @@ describe('http mode', () => {
     const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=300`, selectors: ['h1'], async: true });
     expect(status).toBe(202);
     expect(body).toEqual({ id: expect.any(String), status: 'queued', links: { self: `/webhook/runs/${String(body.id)}` } });
-    let run: { status: string; result?: { data: Array<{ results: Array<{ text: string }> }> } } = { status: 'queued' };
-    for (let i = 0; i < 100 && run.status !== 'succeeded' && run.status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      run = (await (await fetch(`${stack.baseUrl}/webhook/runs/${String(body.id)}`, { headers: { 'x-api-key': account.apiKey } })).json()) as typeof run;
-    }
+    type Run = { status: string; result?: { data: Array<{ results: Array<{ text: string }> }> } };
+    const run = await waitFor(`run ${String(body.id)} finished`, async () => {
+      const read = (await (await fetch(`${stack.baseUrl}/webhook/runs/${String(body.id)}`, { headers: { 'x-api-key': account.apiKey } })).json()) as Run;
+      return read.status === 'succeeded' || read.status === 'failed' ? read : undefined;
+    });
     expect(run.status).toBe('succeeded');
     expect(run.result!.data[0]!.results[0]!.text).toBe('Slow 300');
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from './database';
 import { testFetch } from './http';
+import { waitFor } from './wait';
 
 export interface TestAccount {
   email: string;
@@ -43,14 +44,12 @@ export async function createAccount(baseUrl: string, options: { prefix?: string 
 
 export { sql };
 
-/** Polls GET /webhook/runs/:id until the run has finished (at most 150 × 200 ms). */
+/** Polls GET /webhook/runs/:id until the run has finished (a condition: the bound only limits a failure). */
 export async function waitForRun(baseUrl: string, apiKey: string, id: string): Promise<{ status: string } & Record<string, unknown>> {
-  for (let i = 0; i < 150; i++) {
+  return waitFor(`run ${id} finished`, async () => {
     const run = (await (await testFetch(`${baseUrl}/webhook/runs/${id}`, { headers: { 'x-api-key': apiKey } })).json()) as { status: string } & Record<string, unknown>;
-    if (run.status === 'succeeded' || run.status === 'failed') return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`run ${id} did not finish`);
+    return run.status === 'succeeded' || run.status === 'failed' ? run : undefined;
+  }, 120_000);
 }
 
 /** Sets an account's balance directly (test set-up only; the service changes it through the ledger). */
