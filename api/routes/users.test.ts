@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { debitCredit, refundCredit } from '../../lib/credit';
 import { createDatabase, type Database } from '../../lib/db';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
 import { MESSAGES, UNAUTHORIZED_BODY } from '../middleware/auth';
 
 const DASHBOARD = 'https://dashboard.example.test';
@@ -469,8 +470,11 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
   });
 
   it('logs never contain passwords, API keys or session tokens', async () => {
-    // Give the API a moment to flush its last access-log lines.
-    await new Promise((r) => setTimeout(r, 200));
+    // The API writes its log lines in order: once a marker request's line is in its output, every
+    // line of the requests before it is too.
+    const marker = `logs-flushed-${randomUUID()}`;
+    expect((await fetch(url('/healthz'), { headers: { 'x-request-id': marker } })).status).toBe(200);
+    await waitFor('the marker request\'s access-log line', () => Promise.resolve(stack.output.api.join('').includes(`"requestId":"${marker}"`)));
     const logs = stack.output.api.join('');
     expect(logs).toContain('"msg":"request"');
     expect(secrets.length).toBeGreaterThan(10);
