@@ -63,15 +63,23 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
   });
 
   it('runs a workflow through a worker end to end', async () => {
-    // This stack's synchronous limit is 1.5 s: on a loaded machine the worker's first workflow task
-    // (its first activation) may take longer, and the API answers 504; again then (bounded).
-    let res = await echo('wired');
-    for (let attempt = 2; res.status === 504 && attempt <= 5; attempt++) res = await echo('wired');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { id: string; workflowId: string; result: { message: string; workerPid: number; attempt: number } };
-    expect(body.result.message).toBe('wired');
-    expect(body.result.workerPid).toBe(stack.workerProcess()?.pid);
+    // This stack's synchronous limit is 1.5 s (for the 504 test below): on a loaded machine the run
+    // may take longer, and the API answers 504 with the run's workflow id. The result is then
+    // read from Temporal: either way it is the worker's.
+    const res = await echo('wired');
+    expect([200, 504]).toContain(res.status);
+    const body = (await res.json()) as { id: string; workflowId: string; result?: { message: string; workerPid: number; attempt: number } };
     expect(body.workflowId).toBe(`diagnostics-echo-${body.id}`);
+    let result = body.result;
+    if (res.status === 504) {
+      const connection = await Connection.connect({ address: testEnv('temporalAddress') });
+      try {
+        result = (await new Client({ connection }).workflow.getHandle(body.workflowId).result()) as typeof result;
+      } finally {
+        await connection.close();
+      }
+    }
+    expect(result).toMatchObject({ message: 'wired', workerPid: stack.workerProcess()?.pid });
   });
 
   it('answers 504 with the run id past the synchronous limit, and the run still finishes', async () => {
