@@ -278,11 +278,17 @@ describe('browser pool (real Chromium)', () => {
   });
 
   it('bounds concurrency with a FIFO queue and releases every slot, failures included', async () => {
-    const slow = Array.from({ length: 5 }, (_, i) => pool.scrape({ url: `${fx.url}/slow?ms=400&i=${i}` }, { timeoutMs: 30_000 }));
-    const failing = pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#nope' }, { timeoutMs: 1000 }).catch((e: unknown) => e);
-    // 2 slots taken, the other 4 wait in the queue
-    await until(() => pool.stats().queueLength === 4);
+    // Held pages: the slots stay taken until the test releases them, however slow the machine.
+    const holds = Array.from({ length: 5 }, (_, i) => `fifo-${i}-${Date.now()}`);
+    const slow = holds.map((hold) => pool.scrape({ url: `${fx.url}/hold?key=${hold}` }, { timeoutMs: 30_000 }));
+    // 2 slots taken, the other 3 wait in the queue
+    await until(() => pool.stats().queueLength === 3, 'three queued');
     expect(pool.stats().contextsInUse).toBe(2);
+    // A scrape that fails (its deadline passes waiting for #nope, or in the queue) queues behind them.
+    const failing = pool.scrape({ url: `${fx.url}/page/1`, wait_for: '#nope' }, { timeoutMs: 5000 }).catch((e: unknown) => e);
+    await until(() => pool.stats().queueLength === 4, 'four queued');
+    expect(pool.stats().contextsInUse).toBe(2);
+    for (const hold of holds) fx.release(hold);
     const results = await Promise.all(slow);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await failing).toBeInstanceOf(AppError);
