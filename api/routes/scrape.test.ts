@@ -150,15 +150,19 @@ describe('http mode', () => {
     }
     const lanes = new Set(await Promise.all(ids.map(async (id) => (await laneRowOf(id)).workflowId)));
     expect(lanes.size).toBe(1);
-    // The lane is busy with a slow page: the next request of the key goes to another lane and is
-    // answered while the slow one still runs (a batch handed to the busy lane would wait for its workflow task).
-    const slow = scrape({ url: `${fixtures.url}/slow?ms=8000`, selectors: ['h1'] }, headers);
-    const slowRun = async () => (await sql<{ status: string; workflowId: string }>(stack.databaseUrl, `SELECT status::text AS status, "workflowId" FROM scrape_run WHERE url = $1 AND "userId" = $2`, [`${fixtures.url}/slow?ms=8000`, own.userId]))[0];
+    // The lane is busy with a slow page (held until the test releases it): the next request of the
+    // key goes to another lane and is answered while the slow one still runs (a batch handed to the
+    // busy lane would wait for its workflow task).
+    const hold = `lane-${own.userId}`;
+    const slowUrl = `${fixtures.url}/hold?key=${hold}`;
+    const slow = scrape({ url: slowUrl, selectors: ['h1'] }, headers);
+    const slowRun = async () => (await sql<{ status: string; workflowId: string }>(stack.databaseUrl, `SELECT status::text AS status, "workflowId" FROM scrape_run WHERE url = $1 AND "userId" = $2`, [slowUrl, own.userId]))[0];
     await waitFor('the slow scrape running', async () => (await slowRun())?.status === 'running');
     const fast = await scrape({ url: `${fixtures.url}/page/9`, selectors: ['h1'] }, headers);
     expect(fast.status).toBe(200);
     expect((await slowRun())!.status).toBe('running');
     expect((await laneRowOf(fast.body.id)).workflowId).not.toBe((await slowRun())!.workflowId);
+    fixtures.release(hold);
     expect((await slow).status).toBe(200);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
@@ -203,7 +207,9 @@ describe('http mode', () => {
 
   it('a batch cancelled by an operator (Temporal UI/CLI): its unfinished run is cancelled and refunded', async () => {
     const before = await balanceOf(stack.databaseUrl, account.userId);
-    const { status, body } = await scrape({ url: `${fixtures.url}/slow?ms=20000`, async: true });
+    // A page that never answers (held; the fixture server answers it when it closes): the run is
+    // still under way when the operator's cancel comes, however long finding it takes.
+    const { status, body } = await scrape({ url: `${fixtures.url}/hold?key=operator-cancel`, async: true });
     expect(status).toBe(202);
     const runId = String(body.id);
     const rowOf = async () =>
