@@ -97,7 +97,8 @@ describe('browser pool (real Chromium)', () => {
   });
 
   it('without wait_for returns the html as loaded (JS content not there yet)', async () => {
-    const res = await pool.scrape({ url: `${fx.url}/js-rendered?delay=5000` }, { timeoutMs: 20_000 });
+    // 10 s: the fixture's longest delay, so a slow machine does not see the content rendered yet either.
+    const res = await pool.scrape({ url: `${fx.url}/js-rendered?delay=10000` }, { timeoutMs: 20_000 });
     expect(res.html).toContain('Static part');
     expect(res.html).not.toContain('<div id="rendered"');
   });

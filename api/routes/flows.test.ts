@@ -367,7 +367,7 @@ describe('flow runs', () => {
   });
 
   it('cancels a run in the middle of a foreach: in-flight items are recorded cancelled, not refunded', async () => {
-    const flow = await createFlow(owner, fourNodeFlow(fixtures.url, receiver.url, { links: 6, pageDelayMs: 3000, concurrency: 2 }));
+    const flow = await createFlow(owner, fourNodeFlow(fixtures.url, receiver.url, { links: 6, pageDelayMs: 30_000, concurrency: 2 }));
     const started = await startRun(owner, flow.id as string);
     const runId = started.body.id as string;
     await waitForFlowRun(stack.baseUrl, key(owner), flow.id as string, runId, (r) => nodeOf(r, 'pages').items?.running >= 1);
