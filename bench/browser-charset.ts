@@ -3,7 +3,8 @@
  * engine only, in one run: two pools, alike but for `labelCharsets` (on: the product; off: Chromium
  * decodes by itself, the baseline), on two pages of the fixture site:
  *   /links?n=20              its Content-Type names a charset: the response is only paused and let go
- *   /readability/nytimes-2   300 KB, `text/html` with no charset: read, sniffed and handed back
+ *   /charset/undeclared      3 KB, `text/html` with no charset, nothing else to load: the fixed cost of the relabelling
+ *   /readability/nytimes-2   300 KB, `text/html` with no charset, dozens of (unreachable) scripts: a real page
  * p50/p95 latency at concurrency 1 and 4 and CPU per page of this process and of Chromium (from
  * /proc over the process tree, both pools idle and settled around each phase). The two pools
  * alternate (round 1: on then off, round 2: off then on), so drift in the shared machine's load
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
   };
   const pages = [
     { name: 'links (charset in header)', url: `${fx.url}/links?n=20`, check: (html: string) => html.includes('class="link"') },
+    // windows-1252 bytes declared nowhere: both pools read them as windows-1252.
+    { name: 'undeclared 3 KB (no charset)', url: `${fx.url}/charset/undeclared`, check: (html: string) => html.includes('café') },
     // The page's own check: its title read right (on) or as windows-1252 (off), so each pool did what it is said to do.
     { name: 'nytimes-2 (no charset)', url: `${fx.url}/readability/nytimes-2`, check: (html: string, labels: 'on' | 'off') => html.includes(labels === 'on' ? 'Yahoo’s Sale' : 'Yahooâ€™s Sale') },
   ];
