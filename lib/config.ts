@@ -224,6 +224,17 @@ const configSchema = z.object({
   SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
   /** Port of the `npm start` supervisor's own /readyz and /metrics (loopback only); 0 = off. */
   SUPERVISOR_PORT: port.default(9465),
+  /**
+   * `npm start`'s watchdog (docs/operations.md, "Hung processes and memory"): a supervised process
+   * whose health check has not passed for this long is stopped and restarted; 0 = never.
+   */
+  SUPERVISOR_HANG_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 1000 && ms <= 3_600_000), 'must be 0 (off) or between 1000 and 3600000')
+    .default(30_000),
+  /** A supervised process whose resident memory stays over this many MiB is stopped and restarted; 0 = never. */
+  SUPERVISOR_MEMORY_LIMIT_MB: z.coerce.number({ message: 'must be a whole number of MiB' }).int().min(0).default(2048),
   /** Set by `npm start` on the API: the supervisor's endpoint, so /readyz can report the processes it restarts. */
   SUPERVISOR_URL: z.string().url('must be a URL').optional(),
   /**

@@ -9,8 +9,9 @@
  * a `<meta charset>` 50 KB into the <head>, or in the <body>, still decides the page's encoding.
  * So when the prescan finds nothing, the same prescan runs again from each later `<meta` of the
  * first MAX_LATE_META_BYTES. With no declaration at all: UTF-8 when the bytes are valid UTF-8
- * (Chromium would show windows-1252 mojibake there; the http engine keeps the right text), else
- * windows-1252 (Chromium's default for an English locale).
+ * (Chromium alone would show windows-1252 mojibake there), else windows-1252 (Chromium's default
+ * for an English locale). Browser mode hands Chromium this answer for every HTML document whose
+ * Content-Type names no charset (activities/scrape/browser/document-charset.ts).
  */
 import sniffHTMLEncoding from 'html-encoding-sniffer';
 import { decode, labelToName } from 'whatwg-encoding';
@@ -19,7 +20,7 @@ import { decode, labelToName } from 'whatwg-encoding';
 export const MAX_LATE_META_BYTES = 64 * 1024;
 
 /** The charset label of a Content-Type header, when it names one the Encoding Standard knows. */
-function headerCharset(contentType: string | undefined): string | undefined {
+export function contentTypeCharset(contentType: string | undefined): string | undefined {
   const label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
   return label && labelToName(label) ? label : undefined;
 }
@@ -53,7 +54,7 @@ function isUtf8(bytes: Uint8Array): boolean {
 export function sniffCharset(bytes: Uint8Array, contentType: string | undefined): string {
   const ct = (contentType ?? '').toLowerCase();
   const html = ct === '' || ct.includes('html') || ct.includes('xml');
-  const label = headerCharset(contentType);
+  const label = contentTypeCharset(contentType);
   const sniffed = sniffHTMLEncoding(html ? bytes : bytes.subarray(0, 4), {
     transportLayerEncodingLabel: label,
     defaultEncoding: null,

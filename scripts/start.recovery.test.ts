@@ -388,7 +388,7 @@ describe('npm start heals itself (issue 16)', () => {
     expect(ledgerProblems).toEqual([]);
     expect(balance.creditBalance).toBe(balance.ledger);
     const metrics = await (await fetch(`${supervisorUrl}/metrics`)).text();
-    for (const victim of VICTIMS) expect(metrics).toMatch(new RegExp(`supervisor_restarts_total\\{process="${victim}"\\} [1-9]`));
+    for (const victim of VICTIMS) expect(metrics).toMatch(new RegExp(`supervisor_restarts_total\\{process="${victim}",cause="exited"\\} [1-9]`));
 
     // Ctrl-C / SIGTERM still stops everything, in order, with nothing left running.
     supervisor.kill('SIGTERM');

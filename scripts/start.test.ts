@@ -60,7 +60,8 @@ describe('npm start (the supervisor)', () => {
         ['api', 'running'],
       ]);
       const metrics = await (await fetch(`http://127.0.0.1:${supervisorPort}/metrics`)).text();
-      expect(metrics).toContain('supervisor_restarts_total{process="worker"} 0');
+      expect(metrics).toContain('supervisor_restarts_total{process="worker",cause="exited"} 0');
+      expect(metrics).toContain('supervisor_restarts_total{process="api",cause="hung"} 0');
     } finally {
       supervisor.kill('SIGTERM');
     }

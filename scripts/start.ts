@@ -25,7 +25,8 @@ import { redactUrl } from '../lib/logger';
 import { runMigrations } from '../lib/migrate';
 import { startNodeProcess } from '../lib/runtime/node-process';
 import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../lib/runtime/postgres';
-import { CrashLoopError, DEFAULT_RESTART_POLICY, Supervisor, type SupervisorEvent, formatDuration } from '../lib/runtime/supervisor';
+import { CrashLoopError, DEFAULT_RESTART_POLICY, Supervisor, type SupervisorEvent, formatDuration, watchdogPolicy } from '../lib/runtime/supervisor';
+import { httpHealth, postgresHealth, temporalHealth } from '../lib/runtime/health-checks';
 import { type Balancer, startBalancer } from '../lib/runtime/balancer';
 import { freePort } from '../lib/runtime/free-port';
 import { createSupervisorMetrics, serveSupervisor } from '../lib/runtime/supervisor-endpoint';
@@ -149,6 +150,9 @@ async function main(): Promise<void> {
         if (event.cause.startsWith('failed to start')) say(`retrying ${event.name} in ${formatDuration(event.delayMs)} (restart ${event.restart})`);
         else say(`degraded: ${event.name} ${event.cause}; restarting it in ${formatDuration(event.delayMs)} (restart ${event.restart})`);
         break;
+      case 'ending':
+        say(`${event.name} ${event.cause}: stopping it (pid ${event.pid ?? '?'}; SIGKILL if it is still there in ${formatDuration(event.killGraceMs)})`);
+        break;
       case 'waiting':
         say(`${event.name} waits for ${event.on.join(' and ')} to run`);
         break;
@@ -160,7 +164,7 @@ async function main(): Promise<void> {
         break;
     }
   };
-  const supervisor = new Supervisor({ onEvent: report });
+  const supervisor = new Supervisor({ onEvent: report, watchdog: watchdogPolicy({ hangMs: config.SUPERVISOR_HANG_MS, memoryLimitMb: config.SUPERVISOR_MEMORY_LIMIT_MB }) });
 
   const shutdown = async (exitCode: number) => {
     if (stopping) return;
@@ -207,6 +211,7 @@ async function main(): Promise<void> {
         });
         return { pid: postgres.pid, exited: postgres.exited, stop: () => postgres.stop() };
       },
+      health: postgresHealth(() => embeddedDatabaseUrl(config.dataDir, config.EMBEDDED_PG_PORT)),
     });
   }
   let clusterBinaries: ClusterBinaries | undefined;
@@ -242,6 +247,7 @@ async function main(): Promise<void> {
         }
         return { pid: server.pid, exited: server.exited, stop: () => server.stop() };
       },
+      health: temporalHealth(address),
     });
     supervisor.add({
       name: 'temporal-ui',
@@ -252,6 +258,7 @@ async function main(): Promise<void> {
         temporalUiUrl = ui.uiUrl;
         return { pid: ui.pid, exited: ui.exited, stop: () => ui.stop() };
       },
+      health: httpHealth(`http://127.0.0.1:${config.TEMPORAL_UI_PORT}/`, { anyStatus: true }),
     });
   }
   if (!temporalAddress) {
@@ -278,6 +285,7 @@ async function main(): Promise<void> {
         temporalUiUrl = temporal.uiUrl;
         return { pid: temporal.pid, exited: temporal.exited, stop: () => temporal.stop() };
       },
+      health: temporalHealth(temporalAddress),
     });
   }
 
@@ -329,6 +337,9 @@ async function main(): Promise<void> {
           signal,
           startTimeoutMs: 180_000,
         }),
+      // Its metrics server answers while its event loop turns: any answer (its /healthz is a 404;
+      // /metrics would also wait up to 2 s for the Temporal SDK's). None when WORKER_METRICS_PORT is 0.
+      ...(worker.metricsPort ? { health: httpHealth(`http://127.0.0.1:${worker.metricsPort}/healthz`, { anyStatus: true }) } : {}),
     });
   }
   // A replica's auth base URL and trusted origins are the entry point's, as with one API
@@ -351,6 +362,7 @@ async function main(): Promise<void> {
           signal,
           startTimeoutMs: 120_000,
         }),
+      health: httpHealth(`http://127.0.0.1:${api.port}/healthz`),
     });
   }
   const metrics = supervisorUrl ? createSupervisorMetrics(supervisor, [...infrastructure, ...(cluster && clusterBinaries ? ['temporal-ui'] : []), ...workers.map((w) => w.name), ...apis.map((a) => a.name)]) : undefined;

@@ -13,6 +13,8 @@ import { chromiumLongLivedRssBytes, readProcessTree } from './browser/proc';
 import { isPrivateAddress, matchesBlacklist } from '../../scrape/guard';
 import { appErrorOf } from '../../test/helpers/app-error';
 import { defaultChromiumPath } from '../../lib/config';
+import { createHttpEngine } from './http';
+import type { EngineRequest } from '../../scrape/types';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
 
@@ -455,6 +457,56 @@ describe('browser pool lifecycle: recycling and close (own pools)', () => {
     for (const i of [1, 2]) await own.scrape({ url: `${fx.url}/page/${i}` }, { timeoutMs: 30_000 });
     await slotsFreed(own);
     expect(own.stats()).toMatchObject({ spareContexts: 0, openContexts: 0, spareHits: 0, spareMisses: 2 });
+  });
+});
+
+/**
+ * A real page (mozilla/readability's nytimes-2) whose UTF-8 bytes declare no charset, served as
+ * `text/html` with none: Chromium alone reads it as windows-1252 ("Yahooâ€™s"); the worker names
+ * the charset the http engine sniffs (activities/scrape/browser/document-charset.ts).
+ */
+describe('charset: browser mode reads a page as http mode does', () => {
+  const TITLE = 'Yahoo’s Sale to Verizon Leaves Shareholders With Little Say - The New York Times';
+  const request = (url: string): EngineRequest => ({ url, selectors: ['title', { selector: 'h1', all: true }], formats: ['text'] });
+  let http: ReturnType<typeof createHttpEngine>;
+  let strict: BrowserPool | undefined;
+  beforeAll(() => {
+    http = createHttpEngine({ allowPrivateTargets: true });
+  });
+  afterAll(async () => {
+    await http.close();
+    await strict?.close();
+  });
+
+  it('the same title and text as the http engine, non-ASCII characters intact, the server\'s headers reported', async () => {
+    const url = `${fx.url}/readability/nytimes-2`;
+    const [browser, plain] = await Promise.all([pool.scrape({ ...request(url), capture_network: true }, { timeoutMs: 30_000 }), http.scrape(request(url))]);
+    expect(plain.data![0]!.results[0]!.text).toBe(TITLE);
+    expect(browser.data).toEqual(plain.data);
+    expect(browser.text).toBe(plain.text);
+    expect(browser.text).toMatch(/Yahoo’s \$4\.8 billion sale/);
+    expect(browser.text).toContain('“');
+    expect(browser.text).not.toContain('â€');
+    // Status and headers as the server sent them (Chromium was handed the Content-Type with a charset).
+    expect(browser.status).toBe(200);
+    expect(browser.headers['content-type']).toBe('text/html');
+    const documentEntry = browser.network!.find((n) => n.url === url)!;
+    expect(documentEntry).toMatchObject({ status: 200, resource_type: 'document' });
+    expect(documentEntry.response_headers['content-type']).toBe('text/html');
+  });
+
+  it('through the egress guard, and after a redirect: Chromium still fetches the document itself', async () => {
+    strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false, isPrivate: (ip) => ip !== '127.0.0.1' && isPrivateAddress(ip) });
+    const url = `${fx.url}/redirect-to?url=${encodeURIComponent('/readability/nytimes-2')}`;
+    const before = fx.hits.get('/readability/nytimes-2') ?? 0;
+    const [browser, plain] = await Promise.all([strict.scrape(request(url), { timeoutMs: 30_000 }), http.scrape(request(url))]);
+    expect(browser.final_url).toBe(`${fx.url}/readability/nytimes-2`);
+    expect(browser.data![0]!.results[0]!.text).toBe(TITLE);
+    expect(browser.text).toBe(plain.text);
+    // Fetched once per engine: the document was not requested a second time to be relabelled.
+    expect(fx.hits.get('/readability/nytimes-2')).toBe(before + 2);
+    // Through the egress proxy (guard layer 3), which counts what it forwards.
+    expect(strict.stats().egress!.requests).toBeGreaterThan(0);
   });
 });
 

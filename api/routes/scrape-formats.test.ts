@@ -160,6 +160,22 @@ describe.each(['http', 'browser'] as const)('%s mode', (mode) => {
   });
 });
 
+describe('charset: a real page that declares none reads the same in both modes', () => {
+  it('mozilla/readability nytimes-2 (UTF-8, no charset anywhere): the same title, markdown and text, its quotes intact', async () => {
+    const request = { url: `${fixtures.url}/readability/nytimes-2`, selectors: ['title'], formats: ['markdown', 'text', 'metadata'] };
+    const [http, browser] = await Promise.all([scrape({ ...request, mode: 'http' }), scrape({ ...request, mode: 'browser' })]);
+    expect([http.status, browser.status]).toEqual([200, 200]);
+    const title = 'Yahoo’s Sale to Verizon Leaves Shareholders With Little Say - The New York Times';
+    expect(http.body.data![0]!.results[0]!.text).toBe(title);
+    expect(browser.body.data![0]!.results[0]!.text).toBe(title);
+    expect(browser.body.metadata).toMatchObject({ title, content_type: 'text/html' });
+    expect(browser.body.markdown).toBe(http.body.markdown);
+    expect(browser.body.text).toBe(http.body.text);
+    expect(browser.body.text).toContain('Yahoo’s $4.8 billion sale to Verizon');
+    expect(browser.body.text).not.toContain('â€');
+  });
+});
+
 describe('screenshot (browser only)', () => {
   it('answers {url, width, height, bytes}, serves the PNG to the owner only and costs 1 credit more, as GET /pricing says', async () => {
     // The price list (no credential) says what the debit takes: browser 5 + screenshot 1, other formats 0.

@@ -3,14 +3,17 @@
  *   GET /readyz   the service as the supervisor sees its processes: 200 when every one runs,
  *                 else 503 in the standard error body, with `status` (starting, degraded,
  *                 stopping, failed), `reasons` and each process's state, pid and restarts
- *   GET /metrics  Prometheus text: supervisor_restarts_total{process}, supervisor_process_up{process}
+ *   GET /metrics  Prometheus text: supervisor_restarts_total{process,cause}, supervisor_process_up{process}
  * It lives in the supervisor, not in the API, because the API is one of the processes it
  * restarts: the counts must outlive any child (docs/operations.md).
  */
 import http from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { errorBody } from '../errors';
-import type { Supervisor, SupervisorEvent } from './supervisor';
+import type { RestartReason, Supervisor, SupervisorEvent } from './supervisor';
+
+/** `cause` of supervisor_restarts_total: exited, start_failed, hung (no health answer), memory (over the ceiling). */
+const RESTART_CAUSES: RestartReason[] = ['exited', 'start_failed', 'hung', 'memory'];
 
 export interface SupervisorMetrics {
   registry: Registry;
@@ -22,8 +25,8 @@ export function createSupervisorMetrics(supervisor: Supervisor, processNames: st
   const registry = new Registry();
   const restarts = new Counter({
     name: 'supervisor_restarts_total',
-    help: 'Restarts of a supervised process (after it exited unexpectedly or failed to start), since npm start.',
-    labelNames: ['process'],
+    help: 'Restarts of a supervised process since npm start, by cause: exited (unexpectedly), start_failed, hung (no health answer), memory (over the ceiling).',
+    labelNames: ['process', 'cause'],
     registers: [registry],
   });
   const startFailures = new Counter({
@@ -43,13 +46,13 @@ export function createSupervisorMetrics(supervisor: Supervisor, processNames: st
   });
   // Every series exists from the start, so a rate() over it never starts from nothing.
   for (const name of processNames) {
-    restarts.inc({ process: name }, 0);
+    for (const cause of RESTART_CAUSES) restarts.inc({ process: name, cause }, 0);
     startFailures.inc({ process: name }, 0);
   }
   return {
     registry,
     record(event) {
-      if (event.type === 'restart-scheduled') restarts.inc({ process: event.name });
+      if (event.type === 'restart-scheduled') restarts.inc({ process: event.name, cause: event.reason });
       if (event.type === 'start-failed') startFailures.inc({ process: event.name });
     },
   };

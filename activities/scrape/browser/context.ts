@@ -15,6 +15,10 @@ import { checkTarget, normalizeHost, resolvePublicHost } from '../../../scrape/g
 import type { AddressPolicy, BlacklistCheck } from '../../../scrape/guard';
 import { refusedHeaderReason } from '../../../scrape/headers';
 import type { EngineRequest } from '../../../scrape/types';
+import { labelDocumentCharsets } from './document-charset';
+import type { DocumentCharsets } from './document-charset';
+
+const UNLABELLED: DocumentCharsets = { serverHeaders: () => undefined };
 
 
 export interface TargetGuardOptions {
@@ -131,6 +135,8 @@ export interface PreparedContext {
   page: Page;
   /** A CDP session on the page, to read its document without injecting a script (page.ts). */
   cdp: CDPSession;
+  /** Names the charset of HTML documents that name none, as the http engine reads them (document-charset.ts). */
+  charsets: DocumentCharsets;
   /** Hands the context to its one scrape: from now on its handlers apply `rules`. */
   arm(rules: ScrapeRules): void;
   /** With upstream proxies: the token naming this context's traffic at the egress proxy. */
@@ -142,6 +148,8 @@ export interface ContextSettings {
   extraHTTPHeaders?: Record<string, string>;
   /** With upstream proxies: the egress proxy and this context's credentials there (egress-proxy.ts). */
   egress?: { server: string; token: string; secret: string };
+  /** false: Chromium decodes documents that name no charset by itself (the pool's `labelCharsets`). */
+  labelCharsets?: boolean;
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
@@ -189,10 +197,12 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     });
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
+    const charsets = settings.labelCharsets === false ? UNLABELLED : await labelDocumentCharsets(cdp);
     return {
       context,
       page,
       cdp,
+      charsets,
       ...(settings.egress ? { egressToken: settings.egress.token } : {}),
       arm(next) {
         if (rules) throw new Error('a browser context serves one scrape only');

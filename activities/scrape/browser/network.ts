@@ -16,7 +16,11 @@ function isTextLike(contentType: string): boolean {
   );
 }
 
-export function captureNetwork(context: BrowserContext) {
+/**
+ * `serverHeaders`: the server's own headers of a document whose Content-Type the worker gave a
+ * charset (document-charset.ts); recorded instead of the ones Chromium was handed.
+ */
+export function captureNetwork(context: BrowserContext, serverHeaders: (url: string) => Record<string, string> | undefined = () => undefined) {
   const entries: NetworkEntry[] = [];
   const byRequest = new Map<Request, NetworkEntry>();
   const pending: Array<Promise<void>> = [];
@@ -41,8 +45,11 @@ export function captureNetwork(context: BrowserContext) {
     entry.request_headers = await r.allHeaders().catch(() => entry.request_headers);
     if (!response) return;
     entry.status = response.status();
-    entry.response_headers = await response.allHeaders();
-    const ct = entry.response_headers['content-type'] ?? '';
+    const relabelled = r.resourceType() === 'document' ? serverHeaders(response.url()) : undefined;
+    const received = await response.allHeaders();
+    entry.response_headers = relabelled ?? received;
+    // The body's decoding follows the charset Chromium used, the one it was handed.
+    const ct = received['content-type'] ?? '';
     if (entry.status >= 300 && entry.status < 400) return;
     if (!isTextLike(ct)) return;
     const sizes = await r.sizes().catch(() => null);

@@ -44,7 +44,7 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
   page.setDefaultNavigationTimeout(run.remaining());
   const guard = createScrapeGuard(run.guard);
   prepared.arm({ guard, blockResources: new Set(req.block_resources ?? []) });
-  const network = req.capture_network ? captureNetwork(context) : undefined;
+  const network = req.capture_network ? captureNetwork(context, (url) => prepared.charsets.serverHeaders(url)) : undefined;
   // Main-frame navigations other than redirect hops: `goto` is one; a second (script redirect,
   // form submit) means the document may still change, and it is then read the careful way.
   let navigations = 0;
@@ -92,7 +92,8 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
     status: finalResponse?.status() ?? 0,
     mode: 'browser',
     elapsed_ms: 0,
-    headers: finalResponse ? await finalResponse.allHeaders() : {},
+    // The server's headers, also for a document whose Content-Type was given its charset.
+    headers: finalResponse ? (prepared.charsets.serverHeaders(finalResponse.url()) ?? (await finalResponse.allHeaders())) : {},
   };
   const facts = { status: result.status, headers: result.headers, finalUrl };
   Object.assign(result, run.formatThreads ? await run.formatThreads.outputs(req, html, facts) : documentOutputs(req, html, facts));

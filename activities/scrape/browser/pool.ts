@@ -91,6 +91,12 @@ export interface BrowserPoolOptions {
   recycleRssGrowthBytes?: number;
   /** Pages between two readings of Chromium's memory (the first one is the baseline); default 50. */
   rssCheckEveryPages?: number;
+  /**
+   * Give an HTML document whose Content-Type names no charset the one the http engine sniffs, so
+   * both modes read the same text (document-charset.ts); default true. false is the benchmark's
+   * baseline (bench/browser-charset.ts): Chromium guesses by itself.
+   */
+  labelCharsets?: boolean;
   /** Launch Chromium and pre-warm at creation instead of at the first scrape; default false. */
   launchOnCreate?: boolean;
   /** Lifecycle notifications, e.g. for logs and metrics. */
@@ -178,7 +184,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const slots = createSlots(maxConcurrency, options.maxQueue ?? 1000);
   const spares = createSpareStore({
     target: Math.max(0, options.spareContexts ?? maxConcurrency),
-    prepare: (owner) => prepareContext(owner.browser, { userAgent: options.userAgent, egress: egressFor() }),
+    prepare: (owner) => prepareContext(owner.browser, { userAgent: options.userAgent, egress: egressFor(), labelCharsets: options.labelCharsets }),
     onError: (err) => emit({ type: 'prewarm_failed', error: firstLine(err) }),
   });
   let current: Chromium | null = null;
@@ -343,7 +349,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
-      return prepareContext(owner.browser, { userAgent: headers.customUserAgent ?? options.userAgent, extraHTTPHeaders: headers.extra, egress: egressFor() });
+      return prepareContext(owner.browser, { userAgent: headers.customUserAgent ?? options.userAgent, extraHTTPHeaders: headers.extra, egress: egressFor(), labelCharsets: options.labelCharsets });
     }
     spareHits++;
     if (Object.keys(headers.extra).length > 0) {
