@@ -10,13 +10,24 @@
  * CHAOS_SEED=<n> replays its choices): SIGKILL an http worker, SIGKILL an API replica, SIGKILL
  * the Temporal server, and stop PostgreSQL (a fast shutdown, SIGINT to the postmaster) — the
  * supervisor starts each again. A kill waits until its moment has come (a share of the requests
- * done) and every process runs, so each lands on a service under load, not on one still recovering.
+ * done), every process runs and each replica's /readyz answers 200, so each lands on a service
+ * under load, not on one still recovering.
+ *
+ * Throughout: no answer is a 401 (the keys are good) or a 500, and a 503 is DEPENDENCY_UNAVAILABLE
+ * or REQUEST_IN_PROGRESS with a Retry-After. Each replica's /readyz and each dependency (a fresh
+ * connection from here) are polled every 250 ms: after the PostgreSQL restart and after the
+ * Temporal kill, each replica answers /readyz 200 within RECOVERY_BOUND_MS of both dependencies
+ * answering again (printed per replica). The run's trace (the cluster's whole log, the /readyz
+ * and dependency histories, every attempt not answered 2xx, with its x-request-id, which every
+ * log line of the request carries) goes to a folder the test prints, kept when a request is not
+ * accepted or an answer breaks these rules.
  *
  * Afterwards, from SQL (test/helpers/run-ledger.ts, the checks of the durability test):
  *   - every logical request a client saw accepted (a 2xx, or a 504 carrying a run id) has exactly
  *     one run (each request scrapes a URL of its own, so its runs are counted by URL), not
  *     counting a run that failed before its first attempt, uncharged (its API process died
- *     between recording it and starting it: the key is freed and a retry starts afresh);
+ *     between recording it and starting it: the key is freed and a retry starts afresh), and
+ *     that run succeeded (the fixture pages never fail, and every fault is survivable);
  *   - every run a client was told of exists, and every run is terminal within 2 minutes of the
  *     later of the last recovery and the end of the load;
  *   - per account: no double debit, no debit without a run, no failed run without its refund (nor
@@ -209,15 +220,16 @@ function changes(observations: Observation[], since: number): string[] {
 }
 
 /**
- * When a dependency killed at `from` answered again: the first 'ok' after its first failure seen
- * after `from` (`from` itself when no look before `until` saw it fail). A later lone failure
- * (a look that timed out on the loaded machine) is not its outage.
+ * When a dependency killed at `from` was known to answer again: the answer to the first 'ok' look
+ * after its first failure answered after `from` (`from` itself when no look answered before
+ * `until` saw it fail). Looks count by when they were answered: one sent just before the kill may
+ * fail after it. A later lone failure (a look that timed out on the loaded machine) is not its outage.
  */
 function backAt(observations: Observation[], from: number, until: number): number {
-  const window = observations.filter((o) => o.sentAt >= from && o.sentAt < until);
+  const window = observations.filter((o) => o.answeredAt >= from && o.answeredAt < until);
   const firstFailure = window.findIndex((o) => o.state !== 'ok');
   if (firstFailure === -1) return from;
-  return window.slice(firstFailure).find((o) => o.state === 'ok')?.sentAt ?? until;
+  return window.slice(firstFailure).find((o) => o.state === 'ok')?.answeredAt ?? until;
 }
 
 describe('chaos under load on the cluster topology (issue 14)', () => {
@@ -445,18 +457,19 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
         const nextKill = kills.find((other) => other.killedAt > k.killedAt)?.killedAt ?? Infinity;
         const dependenciesBackAt = Math.max(...(['database', 'temporal'] as const).map((d) => backAt(dependencies[d].observations, k.killedAt, nextKill)));
         const replicas = readiness.map(({ name, observations }) => {
+          // Its first /readyz asked once both dependencies answered, and answered 200: ready when that answer came.
           const ready = observations.find((o) => o.sentAt >= dependenciesBackAt && o.state === '200');
           // Scrapes sent to this replica directly and answered 503 after its dependencies were back (before the next kill).
           const late503 = allAttempts.filter((a) => a.target === name && a.status === 503 && a.answeredAt >= dependenciesBackAt && a.answeredAt < nextKill).length;
-          return { name, recoveryMs: ready ? ready.sentAt - dependenciesBackAt : undefined, late503 };
+          return { name, recoveryMs: ready ? ready.answeredAt - dependenciesBackAt : undefined, late503 };
         });
         return { victim: k.victim, killedAt: k.killedAt, dependenciesBackAt, dependenciesBackMs: dependenciesBackAt - k.killedAt, replicas };
       });
     const replicaKill = kills.find((k) => k.victim === 'API replica');
     const replicaRestartMs = replicaKill
       ? (() => {
-          const ready = readiness.find((r) => r.name === replicaKill.name)!.observations.find((o) => o.sentAt > replicaKill.killedAt + 1000 && o.state === '200');
-          return ready ? ready.sentAt - replicaKill.killedAt : undefined;
+          const ready = readiness.find((r) => r.name === replicaKill.name)!.observations.find((o) => o.sentAt > replicaKill.killedAt && o.state === '200');
+          return ready ? ready.answeredAt - replicaKill.killedAt : undefined;
         })()
       : undefined;
 
@@ -501,6 +514,12 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
     writeFileSync(
       path.join(traceDir, 'readyz.txt'),
       [...readiness.map((r) => [`# ${r.name} /readyz`, ...changes(r.observations, loadStarted)].join('\n')), ...(['database', 'temporal'] as const).map((d) => [`# ${d}, a fresh connection from the test`, ...changes(dependencies[d].observations, loadStarted)].join('\n'))].join('\n\n') + '\n',
+    );
+    writeFileSync(
+      path.join(traceDir, 'observations.jsonl'),
+      [...readiness.map((r) => ({ source: `${r.name} /readyz`, observations: r.observations })), ...(['database', 'temporal'] as const).map((d) => ({ source: d, observations: dependencies[d].observations }))]
+        .flatMap(({ source, observations }) => observations.map((o) => JSON.stringify({ source, ...o })))
+        .join('\n') + '\n',
     );
     writeFileSync(
       path.join(traceDir, 'attempts.jsonl'),
