@@ -221,16 +221,16 @@ function changes(observations: Observation[], since: number): string[] {
 
 /**
  * When a dependency killed at `from` was known to answer again: the answer to the first 'ok' look
- * after its first failure answered after `from` (`from` itself when no look answered before
- * `until` saw it fail: it was back within one look); undefined while no such look has come yet.
- * Looks count by when they were answered: one sent just before the kill may fail after it. A
- * later lone failure (a look that timed out on the loaded machine) is not its outage.
+ * sent after the kill and after its first failure answered after `from` (before `until`, the next
+ * kill); with no such failure (back within one look), the first 'ok' look sent after the kill.
+ * Undefined while no such look has been answered. Failures count by when they were answered: a
+ * look sent just before the kill may fail after it. A later lone failure (a look that timed out
+ * on the loaded machine) is not its outage.
  */
 function backAt(observations: Observation[], from: number, until = Infinity): number | undefined {
   const after = observations.filter((o) => o.answeredAt >= from);
   const firstFailure = after.findIndex((o) => o.state !== 'ok' && o.answeredAt < until);
-  if (firstFailure === -1) return from;
-  return after.slice(firstFailure).find((o) => o.state === 'ok')?.answeredAt;
+  return after.slice(Math.max(0, firstFailure)).find((o) => o.state === 'ok' && o.sentAt >= from)?.answeredAt;
 }
 
 describe('chaos under load on the cluster topology (issue 14)', () => {
