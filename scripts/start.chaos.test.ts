@@ -236,8 +236,11 @@ function backAt(observations: Observation[], from: number, until = Infinity): nu
 describe('chaos under load on the cluster topology (issue 14)', () => {
   let cluster: RunningCluster | undefined;
   let fixture: FixtureServer | undefined;
+  /** Stops the pollers and writes what they saw to the trace folder (also when the test failed before its end). */
+  let stopObserving: (() => Promise<void>) | undefined;
 
   afterAll(async () => {
+    await stopObserving?.();
     await cluster?.stop();
     await fixture?.close();
   });
@@ -339,6 +342,32 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
       database: poll(() => databaseAnswers(c.databaseUrl), () => !observing),
       temporal: poll(() => temporalAnswers(c.temporalAddress), () => !observing),
     };
+    stopObserving = async () => {
+      if (!observing) return;
+      observing = false;
+      await Promise.all([...readiness.map((r) => r.done), dependencies.database.done, dependencies.temporal.done]);
+      writeFileSync(
+        path.join(traceDir, 'readyz.txt'),
+        [
+          ...readiness.map((r) => [`# ${r.name} /readyz`, ...changes(r.observations, loadStarted)].join('\n')),
+          ...(['database', 'temporal'] as const).map((d) => [`# ${d}, a fresh connection from the test`, ...changes(dependencies[d].observations, loadStarted)].join('\n')),
+        ].join('\n\n') + '\n',
+      );
+      writeFileSync(
+        path.join(traceDir, 'observations.jsonl'),
+        [...readiness.map((r) => ({ source: `${r.name} /readyz`, observations: r.observations })), ...(['database', 'temporal'] as const).map((d) => ({ source: d, observations: dependencies[d].observations }))]
+          .flatMap(({ source, observations }) => observations.map((o) => JSON.stringify({ source, ...o })))
+          .join('\n') + '\n',
+      );
+      writeFileSync(
+        path.join(traceDir, 'attempts.jsonl'),
+        requests
+          .flatMap((r) => r.attempts.map((a) => ({ ...a, index: r.index, target: targetName(r.target) })))
+          .filter((a) => a.status === 'connection' || a.status >= 300)
+          .map((a) => JSON.stringify({ ...a, sentAt: new Date(a.sentAt).toISOString(), answeredAt: new Date(a.answeredAt).toISOString() }))
+          .join('\n') + '\n',
+      );
+    };
     const load = Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < TOTAL) {
@@ -406,8 +435,7 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
 
     const [loadEndedAt, recoveredAt] = await Promise.all([load, chaos]);
     const loadMs = loadEndedAt - loadStarted;
-    observing = false;
-    await Promise.all([...readiness.map((r) => r.done), dependencies.database.done, dependencies.temporal.done]);
+    await stopObserving();
 
     // Every run terminal within 2 minutes of recovery (or of the load's end, when later).
     const terminalFrom = Math.max(loadEndedAt, recoveredAt);
@@ -528,23 +556,6 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
     const odd = [...unauthorized, ...internal, ...badUnavailable, ...staleUnavailable];
     const keepTrace = odd.length > 0 || accepted.length < TOTAL || acceptedNotSucceeded.length > 0;
     writeFileSync(path.join(traceDir, 'summary.txt'), `${summary}\n\nkills: ${JSON.stringify(kills, null, 1)}\noutages: ${JSON.stringify(outages, null, 1)}\n`);
-    writeFileSync(
-      path.join(traceDir, 'readyz.txt'),
-      [...readiness.map((r) => [`# ${r.name} /readyz`, ...changes(r.observations, loadStarted)].join('\n')), ...(['database', 'temporal'] as const).map((d) => [`# ${d}, a fresh connection from the test`, ...changes(dependencies[d].observations, loadStarted)].join('\n'))].join('\n\n') + '\n',
-    );
-    writeFileSync(
-      path.join(traceDir, 'observations.jsonl'),
-      [...readiness.map((r) => ({ source: `${r.name} /readyz`, observations: r.observations })), ...(['database', 'temporal'] as const).map((d) => ({ source: d, observations: dependencies[d].observations }))]
-        .flatMap(({ source, observations }) => observations.map((o) => JSON.stringify({ source, ...o })))
-        .join('\n') + '\n',
-    );
-    writeFileSync(
-      path.join(traceDir, 'attempts.jsonl'),
-      allAttempts
-        .filter((a) => a.status === 'connection' || a.status >= 300)
-        .map((a) => JSON.stringify({ ...a, sentAt: new Date(a.sentAt).toISOString(), answeredAt: new Date(a.answeredAt).toISOString() }))
-        .join('\n') + '\n',
-    );
     if (odd.length) {
       // Each odd answer with the log lines of its request (the cluster log carries its x-request-id).
       const log = readFileSync(path.join(traceDir, 'cluster.log'), 'utf8').split('\n');
