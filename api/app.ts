@@ -9,7 +9,7 @@ import type { SqlPool } from '../lib/sql';
 import type { LazyTemporalClient } from '../lib/temporal-client';
 import type { TaskQueues } from '../workflows/definitions';
 import type { ApiKeyVerifier } from './api-key-cache';
-import { createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
+import { apiKeyUsable, createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
 import { createErrorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { type Limits, createLimits, limitSettings } from './limits';
@@ -73,7 +73,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   const deps: AppDeps = {
     ...appDeps,
     auth: guardCredentialChecks(appDeps.auth, dependencies),
-    apiKeys: guardApiKeyVerifier(appDeps.apiKeys, dependencies),
+    apiKeys: guardApiKeyVerifier(appDeps.apiKeys, (key) => apiKeyUsable(appDeps.sql, key)),
     limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, logger: appDeps.logger, ...limitSettings(appDeps.config) }),
   };
   const payments = paymentProviderFromConfig(deps.config);

@@ -18,7 +18,10 @@
  * - A first request that ends before its run really started (refused by a check, 402, the start
  *   failed: nothing done, nothing charged) releases the key: a repeat is a new attempt.
  * - A claim whose run never appears (its API process died in between) is abandoned after
- *   ABANDONED_AFTER_MS: a repeat takes it over. A repeat that reaches its synchronous limit
+ *   ABANDONED_AFTER_MS: a repeat takes it over. A repeat that was waiting for the claim's run
+ *   when that run turned out never started (its API process died between recording and starting
+ *   it; the orphan sweep failed it, uncharged) takes the key over too and starts afresh, rather
+ *   than answering that run's failure, which says nothing about the request. A repeat that reaches its synchronous limit
  *   before the claim's run is recorded answers 503 REQUEST_IN_PROGRESS without an id (that run
  *   may never exist: a takeover records its run under another id); the client retries.
  * - Expiry: 24 h after the claim. A claim of an expired key replaces it; every API process
@@ -31,7 +34,7 @@ import type { Request } from 'express';
 import { stringify } from 'safe-stable-stringify';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import type { SqlPool } from '../lib/sql';
+import { type SqlPool, untilDatabaseAnswers } from '../lib/sql';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -138,6 +141,14 @@ export function createIdempotencySweeper(deps: { store: IdempotencyStore; logger
   return { close: () => clearInterval(timer) };
 }
 
+/**
+ * Thrown by `replay` when the resource it was waiting for ended without really starting
+ * (`neverStarted`): the repeat then takes the key over and starts afresh.
+ */
+export class ResourceNeverStarted extends Error {
+  override name = 'ResourceNeverStarted';
+}
+
 /** What a route does under a key: its resource (run, payment, subscription) by id. */
 export interface IdempotentOperation<R, T> {
   /** Does the work, recording its resource under `resourceId`. */
@@ -146,7 +157,10 @@ export interface IdempotentOperation<R, T> {
   find(resourceId: string): Promise<R | null>;
   /** A resource that never really started (nothing done, nothing charged): a repeat starts afresh. */
   neverStarted(resource: R): boolean;
-  /** The answer to a repeat: the resource's state, waited for as the route's first answer would. */
+  /**
+   * The answer to a repeat: the resource's state, waited for as the route's first answer would.
+   * Throws ResourceNeverStarted when what it waited for ended as never started.
+   */
   replay(resource: R): Promise<T>;
 }
 
@@ -170,11 +184,23 @@ export async function runIdempotent<R, T>(deps: { store: IdempotencyStore; logge
       return await op.start(resourceId);
     } catch (error) {
       // Ended before its resource started (a check refused it, the start failed): the key is free again.
-      try {
+      const releaseIfNeverStarted = async () => {
         const resource = await op.find(resourceId);
         if (!resource || op.neverStarted(resource)) await store.release(userId, key, resourceId);
+      };
+      try {
+        await releaseIfNeverStarted();
       } catch (releaseError) {
-        deps.logger.warn({ err: releaseError instanceof Error ? releaseError.message : String(releaseError) }, 'releasing an idempotency key failed (it is taken over when abandoned)');
+        // Most likely PostgreSQL is down, which is also why the request failed. Until the key is
+        // released, every repeat waits its whole synchronous limit and answers 503
+        // REQUEST_IN_PROGRESS (the claim is abandoned only after ABANDONED_AFTER_MS): so keep
+        // trying in the background, and free it as soon as PostgreSQL answers again.
+        const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
+        deps.logger.warn({ err: describe(releaseError) }, 'releasing an idempotency key failed; retrying until PostgreSQL answers');
+        void untilDatabaseAnswers(releaseIfNeverStarted, undefined, ABANDONED_AFTER_MS).then(
+          () => deps.logger.info({ resourceId }, 'idempotency key released after the outage'),
+          (e: unknown) => deps.logger.warn({ err: describe(e) }, 'releasing an idempotency key failed (it is taken over when abandoned)'),
+        );
       }
       throw error;
     }
@@ -210,7 +236,14 @@ export async function runIdempotent<R, T>(deps: { store: IdempotencyStore; logge
     if (seen === 'gone') continue;
     if (seen !== 'abandoned' && !op.neverStarted(seen.resource)) {
       deps.logger.info({ resourceId: claim.resourceId }, 'idempotent repeat: answering from the first request');
-      return op.replay(seen.resource);
+      try {
+        return await op.replay(seen.resource);
+      } catch (error) {
+        if (!(error instanceof ResourceNeverStarted)) throw error;
+        // The next round finds it never started and takes the key over.
+        deps.logger.info({ resourceId: claim.resourceId }, 'idempotent repeat: the first request\'s run never started; starting afresh');
+        continue;
+      }
     }
     if (await store.takeOver(userId, key, claim.resourceId, resourceId)) return startClaimed(resourceId);
   }

@@ -14,6 +14,7 @@ import type { StoredResult } from '../scrape/types';
 import type { AppDeps } from './app';
 import type { AuthContext } from './middleware/auth';
 import { type ScrapeRequest, scrapeCost } from '../scrape/request';
+import { ResourceNeverStarted } from './idempotency';
 import { apiWebhooks } from './webhooks';
 
 /** What a run body reads of a run: the row (GET /webhook/runs/:id) or the in-process outcome. */
@@ -155,13 +156,16 @@ async function finishedAnswer(deps: AppDeps, auth: AuthContext, run: FinishedRun
  * The answer to an Idempotency-Key repeat (api/idempotency.ts) from the first request's run: 202
  * with its id and current status when the request is async; else its outcome as the first answer
  * gave it (`credits.remaining` is the balance now), waiting for it up to `deadline` (504 with the
- * id after), wherever it runs.
+ * id after), wherever it runs. A run it waited for that ends never started (the first request's
+ * API process died before starting it) is not the request's outcome: ResourceNeverStarted, and
+ * the repeat starts afresh.
  */
 export async function replayScrapeRun(deps: AppDeps, auth: AuthContext, run: FinishedRun, options: { async: boolean; deadline: number }): Promise<ScrapeRunAnswer> {
   if (options.async) return queuedAnswer(run.id, run.status);
   if (run.status === 'queued' || run.status === 'running') {
     const finished = await deps.scrapes.awaitRun(run.id, options.deadline);
     if (!finished) throw syncTimeout(deps, run.id);
+    if (runNeverStarted(finished.run)) throw new ResourceNeverStarted(`run ${run.id} never started`);
     return finishedAnswer(deps, auth, finished.run);
   }
   return finishedAnswer(deps, auth, run);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
@@ -6,7 +7,9 @@ import { AppError } from '../../lib/errors';
 import { freePort, listenOnLoopback } from '../../lib/runtime/free-port';
 import { createSqlPool } from '../../lib/sql';
 import { testEnv } from '../../test/helpers/env';
-import { createDependencyMonitor, unreachableDependency } from './dependencies';
+import { createTestDatabase } from '../../test/helpers/database';
+import type { ApiKeyVerifier } from '../api-key-cache';
+import { apiKeyUsable, createDependencyMonitor, guardApiKeyVerifier, unreachableDependency } from './dependencies';
 
 async function failure(work: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -119,5 +122,103 @@ describe('the dependency monitor', () => {
       ['database', 'connect ECONNREFUSED'],
       ['database', undefined],
     ]);
+  });
+});
+
+describe('the dependency monitor: a failure is confirmed by a probe sent after it', () => {
+  it('does not answer a later caller with a probe sent before it asked, nor let that older answer overwrite a newer one', async () => {
+    // The first probe reaches the database before it goes down and answers late ('ok'); a
+    // credential refused meanwhile must be confirmed by a probe of its own, which is refused.
+    const answers: Array<(error?: Error) => void> = [];
+    const monitor = createDependencyMonitor(
+      {
+        database: () => new Promise<void>((resolve, reject) => answers.push((error) => (error ? reject(error) : resolve()))),
+        temporal: () => Promise.resolve(),
+      },
+      { recheckMs: 60_000, timeoutMs: 10_000 },
+    );
+    const early = monitor.probeOne('database');
+    expect(monitor.probeOne('database')).toBe(early);
+    const refusedAt = Date.now() + 1;
+    while (Date.now() < refusedAt) await new Promise((resolve) => setTimeout(resolve, 1));
+    const confirming = monitor.probeOne('database', refusedAt);
+    expect(confirming).not.toBe(early);
+    expect(answers).toHaveLength(2);
+    answers[1]!(new Error('the database system is shutting down'));
+    expect(await confirming).toBe('the database system is shutting down');
+    answers[0]!();
+    expect(await early).toBe('ok');
+    // The older probe's 'ok' arrived last but says nothing about now.
+    expect(monitor.down('database')).toBe('the database system is shutting down');
+  });
+});
+
+describe('guardApiKeyVerifier: a refused key is a 401 only when the database says so', () => {
+  const accepted = { userId: 'u1', apiKeyId: 'k1' };
+  const verifier = (result: typeof accepted | null): ApiKeyVerifier => ({ verify: () => Promise.resolve(result), size: () => 0 });
+  const outage = () => Promise.reject(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' }));
+
+  it('passes an accepted key through without asking the database again', async () => {
+    const lookups: string[] = [];
+    const guarded = guardApiKeyVerifier(verifier(accepted), (key) => (lookups.push(key), Promise.resolve(false)));
+    expect(await guarded.verify('sk_good')).toEqual(accepted);
+    expect(lookups).toEqual([]);
+  });
+
+  it('refuses (null → 401) a key the database answers it does not hold as usable', async () => {
+    expect(await guardApiKeyVerifier(verifier(null), () => Promise.resolve(false)).verify('sk_unknown')).toBeNull();
+  });
+
+  it('answers 503 DEPENDENCY_UNAVAILABLE when the plugin refused a key the database holds as usable (its lookup failed, the database is back)', async () => {
+    // The 401s of the chaos runs: a verification whose query failed as PostgreSQL restarted is
+    // answered INVALID_API_KEY by the plugin; when PostgreSQL is back by the time a probe
+    // confirms the refusal, it stood (1 to 3 of ~150 verifications around one restart, tried).
+    const error = await failure(() => guardApiKeyVerifier(verifier(null), () => Promise.resolve(true)).verify('sk_good'));
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).toBody()).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE', dependency: 'database' });
+  });
+
+  it('answers 503 when the database cannot be asked, and lets any other failure through', async () => {
+    expect(unreachableDependency(await failure(() => guardApiKeyVerifier(verifier(null), outage).verify('sk_any')))).toBe('database');
+    const bug = new Error('column "enabled" does not exist');
+    expect(await failure(() => guardApiKeyVerifier(verifier(null), () => Promise.reject(bug)).verify('sk_any'))).toBe(bug);
+  });
+});
+
+describe('apiKeyUsable (the plugin\'s rules, from its row)', () => {
+  it('holds a key usable unless it is unknown, disabled, expired or used up; throws while PostgreSQL is unreachable', async () => {
+    const pool = createSqlPool(await createTestDatabase());
+    try {
+      const insert = async (key: string, columns: { enabled?: boolean | null; expiresAt?: Date | null; remaining?: number | null; refillAmount?: number | null }) => {
+        const hashed = createHash('sha256').update(key).digest('base64url');
+        await pool.query(
+          `INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt") VALUES ($1, $1, $1 || '@example.test', true, now(), now()) ON CONFLICT DO NOTHING`,
+          ['owner'],
+        );
+        await pool.query(
+          `INSERT INTO apikey (id, "configId", "referenceId", key, enabled, "expiresAt", remaining, "refillAmount", "createdAt", "updatedAt")
+           VALUES ($1, 'default', 'owner', $2, $3, $4, $5, $6, now(), now())`,
+          [key, hashed, columns.enabled ?? null, columns.expiresAt ?? null, columns.remaining ?? null, columns.refillAmount ?? null],
+        );
+      };
+      await insert('sk_plain', { enabled: true });
+      await insert('sk_enabled_unset', {});
+      await insert('sk_future', { enabled: true, expiresAt: new Date(Date.now() + 3_600_000) });
+      await insert('sk_refilled', { enabled: true, remaining: 0, refillAmount: 10 });
+      await insert('sk_disabled', { enabled: false });
+      await insert('sk_expired', { enabled: true, expiresAt: new Date(Date.now() - 1000) });
+      await insert('sk_used_up', { enabled: true, remaining: 0 });
+      const usable: Record<string, boolean> = {};
+      for (const key of ['sk_plain', 'sk_enabled_unset', 'sk_future', 'sk_refilled', 'sk_disabled', 'sk_expired', 'sk_used_up', 'sk_unknown']) usable[key] = await apiKeyUsable(pool, key);
+      expect(usable).toEqual({ sk_plain: true, sk_enabled_unset: true, sk_future: true, sk_refilled: true, sk_disabled: false, sk_expired: false, sk_used_up: false, sk_unknown: false });
+    } finally {
+      await pool.close();
+    }
+    const down = createSqlPool(`postgresql://postgres:x@127.0.0.1:${await freePort()}/scrape`);
+    try {
+      expect(unreachableDependency(await failure(() => apiKeyUsable(down, 'sk_plain')))).toBe('database');
+    } finally {
+      await down.close();
+    }
   });
 });

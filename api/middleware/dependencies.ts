@@ -10,14 +10,18 @@
  *   answers; while PostgreSQL is known down, the gate answers 503 at once (every route but
  *   the health routes needs it, the auth library's own routes included).
  * - The auth library reports a key (or session) lookup that failed on the database exactly as
- *   an unknown key; `guardCredentialChecks` tells the two apart by probing the database
- *   whenever a credential is refused, so a client never sees 401 because PostgreSQL restarts.
+ *   an unknown key. A refused API key is looked up again here, in SQL (`guardApiKeyVerifier`):
+ *   401 only when the database answers that the key is unknown, disabled, expired or used up;
+ *   503 when it cannot be asked or holds the key as usable. A session refused to a request that
+ *   sent a session cookie is confirmed by a database probe started after the refusal
+ *   (`guardCredentialChecks`). So a client never sees 401 because PostgreSQL restarts.
  */
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Auth } from '../../lib/auth';
 import type { ApiKeyVerifier } from '../api-key-cache';
 import { AppError } from '../../lib/errors';
-import { PG_UNAVAILABLE, isDatabaseUnavailable } from '../../lib/sql';
+import { PG_UNAVAILABLE, type SqlPool, isDatabaseUnavailable } from '../../lib/sql';
 
 export type Dependency = 'database' | 'temporal';
 
@@ -90,8 +94,12 @@ export interface DependencyMonitor {
   reportFailure(dependency: Dependency): void;
   /** Probes every dependency now: 'ok' or why not. */
   probe(): Promise<Record<Dependency, string>>;
-  /** Probes one dependency now: 'ok' or why not. */
-  probeOne(dependency: Dependency): Promise<string>;
+  /**
+   * Probes one dependency now: 'ok' or why not. A probe already in flight is shared, unless it
+   * was sent before `sentAfter` (epoch ms): then a new one is sent, so that a failure seen at
+   * that moment is not answered by a probe that reached the dependency before it failed.
+   */
+  probeOne(dependency: Dependency, sentAfter?: number): Promise<string>;
 }
 
 interface ProbeResult {
@@ -133,10 +141,14 @@ export function createDependencyMonitor(
   const recheckMs = options.recheckMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 2000;
   const known = new Map<Dependency, string>();
-  const inFlight = new Map<Dependency, Promise<string>>();
+  const inFlight = new Map<Dependency, { sentAt: number; result: Promise<string> }>();
+  /** When the probe whose result is recorded was sent: an older one's result, arriving later, is stale. */
+  const recordedSentAt = new Map<Dependency, number>();
   let timer: NodeJS.Timeout | undefined;
 
-  const record = (dependency: Dependency, result: ProbeResult) => {
+  const record = (dependency: Dependency, result: ProbeResult, sentAt: number) => {
+    if (sentAt < (recordedSentAt.get(dependency) ?? 0)) return;
+    recordedSentAt.set(dependency, sentAt);
     const was = known.get(dependency);
     if (result.reason === 'ok') known.delete(dependency);
     // Only a refusal marks a dependency down: a slow answer (a cold client's first query, a
@@ -147,17 +159,20 @@ export function createDependencyMonitor(
     if (known.size > 0) scheduleRecheck();
   };
   // One probe per dependency at a time, shared by every request that asks meanwhile.
-  const probeOne = (dependency: Dependency) => {
-    let pending = inFlight.get(dependency);
-    if (!pending) {
-      pending = check(probes[dependency], timeoutMs).then((result) => {
-        inFlight.delete(dependency);
-        record(dependency, result);
+  const probeOne = (dependency: Dependency, sentAfter = 0) => {
+    const pending = inFlight.get(dependency);
+    if (pending && pending.sentAt >= sentAfter) return pending.result;
+    const sentAt = Date.now();
+    const probe = {
+      sentAt,
+      result: check(probes[dependency], timeoutMs).then((result) => {
+        if (inFlight.get(dependency) === probe) inFlight.delete(dependency);
+        record(dependency, result, sentAt);
         return result.reason;
-      });
-      inFlight.set(dependency, pending);
-    }
-    return pending;
+      }),
+    };
+    inFlight.set(dependency, probe);
+    return probe.result;
   };
   const scheduleRecheck = () => {
     if (timer) return;
@@ -174,7 +189,7 @@ export function createDependencyMonitor(
     reportFailure(dependency) {
       if (!known.has(dependency)) void probeOne(dependency);
     },
-    probeOne,
+    probeOne: (dependency, sentAfter) => probeOne(dependency, sentAfter),
     async probe() {
       const [database, temporal] = await Promise.all([probeOne('database'), probeOne('temporal')]);
       return { database, temporal };
@@ -207,8 +222,9 @@ function hasSessionCookie(headers: unknown): boolean {
  * Costs one `SELECT 1` per refused credential, nothing on the accepted path.
  */
 export function guardCredentialChecks(auth: Auth, monitor: DependencyMonitor): Auth {
-  const confirmDatabase = async () => {
-    if ((await monitor.probeOne('database')) !== 'ok') throw dependencyUnavailable('database');
+  /** The database answers a probe sent after the refusal at `refusedAt` (a probe sent before may have reached it before it failed). */
+  const confirmDatabase = async (refusedAt: number) => {
+    if ((await monitor.probeOne('database', refusedAt)) !== 'ok') throw dependencyUnavailable('database');
   };
   const api = new Proxy(auth.api, {
     get(target, property, receiver) {
@@ -217,7 +233,7 @@ export function guardCredentialChecks(auth: Auth, monitor: DependencyMonitor): A
       if (property === 'verifyApiKey') {
         return async (...args: unknown[]) => {
           const result = (await (original as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as { valid?: boolean };
-          if (!result?.valid) await confirmDatabase();
+          if (!result?.valid) await confirmDatabase(Date.now());
           return result;
         };
       }
@@ -226,7 +242,7 @@ export function guardCredentialChecks(auth: Auth, monitor: DependencyMonitor): A
           const result = (await (original as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as { response?: unknown } | null;
           const request = args[0] as { headers?: unknown } | undefined;
           const session = isRecord(result) && 'response' in result ? result.response : result;
-          if (!session && hasSessionCookie(request?.headers)) await confirmDatabase();
+          if (!session && hasSessionCookie(request?.headers)) await confirmDatabase(Date.now());
           return result;
         };
       }
@@ -240,14 +256,47 @@ export function guardCredentialChecks(auth: Auth, monitor: DependencyMonitor): A
   });
 }
 
-/** The same rule for the API-key verifier (api/api-key-cache.ts): a refused key is confirmed against the database. */
-export function guardApiKeyVerifier(apiKeys: ApiKeyVerifier, monitor: DependencyMonitor): ApiKeyVerifier {
+/**
+ * Whether the database holds `key` as a key the auth plugin accepts, by the plugin's own rules as
+ * this service configures it (lib/auth.ts: no permissions, no custom validator, no rate limit):
+ * its row (by the plugin's hash: SHA-256, base64url) exists, is not disabled, has not expired, and
+ * has uses left. Throws when the database cannot be asked.
+ */
+export async function apiKeyUsable(sql: Pick<SqlPool, 'query'>, key: string): Promise<boolean> {
+  const hashed = createHash('sha256').update(key).digest('base64url');
+  const rows = await sql.query<{ usable: boolean }>(
+    `SELECT (enabled IS DISTINCT FROM false
+             AND ("expiresAt" IS NULL OR "expiresAt" >= now())
+             AND (remaining IS DISTINCT FROM 0 OR "refillAmount" IS NOT NULL)) AS usable
+     FROM apikey WHERE key = $1`,
+    [hashed],
+  );
+  return rows.some((row) => row.usable);
+}
+
+/**
+ * The API-key verifier (api/api-key-cache.ts) made outage-aware. The plugin answers a lookup that
+ * failed on the database (a pooled connection the restart closed, a refused connection) with the
+ * same `{valid: false}` as an unknown key, and a probe afterwards cannot tell the two apart (the
+ * database may be back by then). So a refused key is looked up again, in SQL: the refusal stands
+ * (401) only when the database answers that it does not hold the key as usable; if it cannot be
+ * asked, or holds the key as usable, the plugin's refusal was a failure: 503 DEPENDENCY_UNAVAILABLE.
+ * One query per refused key, none on the accepted path.
+ */
+export function guardApiKeyVerifier(apiKeys: ApiKeyVerifier, isUsable: (key: string) => Promise<boolean>): ApiKeyVerifier {
   return {
     size: () => apiKeys.size(),
     async verify(key) {
       const verified = await apiKeys.verify(key);
-      if (!verified && (await monitor.probeOne('database')) !== 'ok') throw dependencyUnavailable('database');
-      return verified;
+      if (verified) return verified;
+      let usable: boolean;
+      try {
+        usable = await isUsable(key);
+      } catch (error) {
+        throw unreachableDependency(error) ? dependencyUnavailable('database') : error;
+      }
+      if (usable) throw dependencyUnavailable('database');
+      return null;
     },
   };
 }

@@ -41,6 +41,8 @@ export function createErrorHandler(options: ErrorHandlerOptions = {}) {
       if (error.status >= 500) req.log.error({ err: error, code: error.code }, 'request failed');
       // A limit says when to come back (api/limits.ts).
       if (error.code === 'RATE_LIMITED' && typeof error.extra.retryAfter === 'number') res.setHeader('retry-after', String(error.extra.retryAfter));
+      // A repeat whose first request has not recorded its run (api/idempotency.ts): as soon as an outage's 503.
+      if (error.code === 'REQUEST_IN_PROGRESS') res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
       res.status(error.status).json(error.toBody());
       return;
     }

@@ -7,7 +7,10 @@
  *   - the Temporal dev server (file-backed, like `npm start`'s)
  * is SIGKILLed and started again. Afterwards: every run a client was told about exists once,
  * every run ends in a terminal state, each debited at most once and refunded exactly when it
- * failed after its debit, and the account's ledger adds up to its balance.
+ * failed after its debit, and the account's ledger adds up to its balance; and each run ends as
+ * its target says it should: a run of a page that answers succeeded, a run of the target that
+ * always fails failed TARGET_ERROR and was refunded, whatever was killed meanwhile (a run whose
+ * request lost its connection may also have failed before its first attempt, uncharged).
  * Real processes throughout; the fixture site and everything else on 127.0.0.1.
  */
 import { mkdtempSync } from 'node:fs';
@@ -17,7 +20,7 @@ import { freePort } from '../../lib/runtime/free-port';
 import { type RunningTemporal, startTemporalDevServer } from '../../lib/runtime/temporal-server';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
-import { TERMINAL, auditRunsAndLedger, runsOf as runsOfAccount } from '../../test/helpers/run-ledger';
+import { type RunRow, TERMINAL, auditRunsAndLedger, neverStarted, runsOf as runsOfAccount } from '../../test/helpers/run-ledger';
 import { testEnv } from '../../test/helpers/env';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
@@ -49,22 +52,27 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
+/** The target that always fails (HTTP 500): its runs end failed TARGET_ERROR, refunded. */
+const failsOnPurpose = (i: number) => i % 10 === 3;
+
 /** What the 200 clients send: mostly slow-ish http pages, some targets that always fail, a few browser pages. */
 function requestBody(i: number): Record<string, unknown> {
   if (i % 40 === 0) return { url: `${fixtures.url}/links?n=3`, mode: 'browser', selectors: ['h1'], options: { retry_count: 1 } };
-  if (i % 10 === 3) return { url: `${fixtures.url}/status/500`, options: { retry_count: 0 } };
+  if (failsOnPurpose(i)) return { url: `${fixtures.url}/status/500`, options: { retry_count: 0 } };
   return { url: `${fixtures.url}/slow?ms=${200 + (i % 5) * 150}`, selectors: ['h1'], options: { retry_count: 1 } };
 }
 
 interface ClientView {
   /** Run ids the clients were given (in a 200, an error body with an id, or a 504). */
   told: Set<string>;
+  /** The request each told run id answered (its index). */
+  toldBy: Map<string, number>;
   statuses: Map<string, number>;
 }
 
 /** Sends LOAD requests at once; resolves when every client has an answer or an error. */
 function load(account: TestAccount): { view: ClientView; done: Promise<void> } {
-  const view: ClientView = { told: new Set(), statuses: new Map() };
+  const view: ClientView = { told: new Set(), toldBy: new Map(), statuses: new Map() };
   const count = (key: string) => view.statuses.set(key, (view.statuses.get(key) ?? 0) + 1);
   const done = Promise.all(
     Array.from({ length: LOAD }, async (_, i) => {
@@ -76,7 +84,10 @@ function load(account: TestAccount): { view: ClientView; done: Promise<void> } {
         });
         const body = (await res.json()) as { id?: string };
         count(String(res.status));
-        if (body.id) view.told.add(body.id);
+        if (body.id) {
+          view.told.add(body.id);
+          view.toldBy.set(body.id, i);
+        }
       } catch {
         count('connection error');
       }
@@ -105,9 +116,28 @@ async function expectConsistent(account: TestAccount, view: ClientView, label: s
   // set it (the sign-up grant before that is a ledger row too, but not part of this movement).
   expect(audit.balance).toBe(START_BALANCE + audit.moved);
 
+  // Each run ended as its target says, not only consistently with the ledger: a client told a run
+  // id (a 200, a 504, a failure with an id) finds it succeeded, or, for the target that always
+  // fails, failed TARGET_ERROR and refunded. A run no client was told of (its request lost the
+  // connection to the killed process) may also have failed before its first attempt, uncharged.
+  const failingUrl = `${fixtures.url}/status/500`;
+  const unexpected = (run: RunRow, told: boolean): boolean => {
+    if (!told && neverStarted(run)) return false;
+    if (run.url === failingUrl) return !(run.status === 'failed' && run.error?.code === 'TARGET_ERROR' && run.error.refunded);
+    return run.status !== 'succeeded';
+  };
+  const endedWrong = audit.runs
+    .filter((run) => unexpected(run, view.told.has(run.id)))
+    .map((run) => ({ id: run.id, told: view.told.has(run.id), request: view.toldBy.get(run.id), url: run.url, status: run.status, attempts: run.attempts, error: run.error }));
+  expect(endedWrong).toEqual([]);
+  const toldRuns = audit.runs.filter((run) => view.told.has(run.id));
+  expect(toldRuns.length).toBe(view.told.size);
+  expect(toldRuns.every((run) => failsOnPurpose(view.toldBy.get(run.id)!) === (run.url === failingUrl))).toBe(true);
+
   console.log(
     `[durability under load] ${label}: ${LOAD} requests; client saw ${JSON.stringify(Object.fromEntries(view.statuses))}; ` +
-      `${view.told.size} run ids told, ${audit.runs.length} runs recorded, all terminal: ${JSON.stringify(audit.outcomes)}; ` +
+      `${view.told.size} run ids told (each ended as its target says: ${toldRuns.filter((r) => r.status === 'succeeded').length} succeeded, ${toldRuns.filter((r) => r.status === 'failed').length} failed TARGET_ERROR, refunded), ` +
+      `${audit.runs.length} runs recorded, all terminal: ${JSON.stringify(audit.outcomes)}; ` +
       `ledger ${audit.debits} debits, ${audit.refunds} refunds, ` +
       `0 double debits, 0 debits without a run, balance reconciles (${START_BALANCE} + ${audit.moved})`,
   );

@@ -7,7 +7,9 @@ import { debitCredit, refundCredit } from '../../lib/credit';
 import { createDatabase, type Database } from '../../lib/db';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
+import { createSqlPool } from '../../lib/sql';
 import { MESSAGES, UNAUTHORIZED_BODY } from '../middleware/auth';
+import { apiKeyUsable } from '../middleware/dependencies';
 
 const DASHBOARD = 'https://dashboard.example.test';
 const PASSWORD = 'correct-horse-battery';
@@ -235,6 +237,25 @@ describe('accounts, sessions and API keys (real API process, PostgreSQL)', () =>
       await check(await whoami(revoked.key));
 
       for (const body of bodies) expect(body).toEqual({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized', code: 'UNAUTHORIZED' });
+    });
+
+    it('the SQL lookup that confirms a refusal during an outage (apiKeyUsable) reads the keys the plugin stores: a good one usable, a revoked or expired one not', async () => {
+      // Were its hash not the plugin's, every key would look unknown to it and a good key refused
+      // while PostgreSQL restarts would get 401 again (api/middleware/dependencies.ts).
+      const pool = createSqlPool(stack.databaseUrl);
+      try {
+        expect(await apiKeyUsable(pool, key)).toBe(true);
+        const expiring = await createKey(cookie, { name: 'expiring later' });
+        expect(await apiKeyUsable(pool, expiring.key)).toBe(true);
+        await db.apikey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+        expect(await apiKeyUsable(pool, expiring.key)).toBe(false);
+        const revoked = await createKey(cookie, { name: 'revoked later' });
+        expect((await fetch(url(`/api/users/api-keys/${revoked.id}`), { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+        expect(await apiKeyUsable(pool, revoked.key)).toBe(false);
+        expect(await apiKeyUsable(pool, `sk_${'A'.repeat(64)}`)).toBe(false);
+      } finally {
+        await pool.close();
+      }
     });
 
     it('the key works from the apiKey query parameter too', async () => {

@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../../lib/config';
@@ -58,7 +58,15 @@ export interface RunningCluster {
 /** How long the cluster may take to be ready on a loaded 2-core machine. */
 const READY_PATIENCE_MS = 300_000;
 
-export async function startCluster(options: { name?: string; env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<RunningCluster> {
+export async function startCluster(
+  options: {
+    name?: string;
+    env?: NodeJS.ProcessEnv;
+    log?: (line: string) => void;
+    /** Every line the supervisor and its children print, appended to this file (kept after stop). */
+    logFile?: string;
+  } = {},
+): Promise<RunningCluster> {
   const log = options.log ?? (() => undefined);
   const built = ensureClusterBinaries(parseConfig(process.env).dataDir, log);
   if (!built) throw new Error('No Go: the Temporal server cannot be built from deploy/temporal-server');
@@ -83,6 +91,12 @@ export async function startCluster(options: { name?: string; env?: NodeJS.Proces
   });
   const output: string[] = [];
   const exited = watchOutput(supervisor, output);
+  if (options.logFile) {
+    const file = createWriteStream(options.logFile, { flags: 'a' });
+    supervisor.stdout?.pipe(file, { end: false });
+    supervisor.stderr?.pipe(file, { end: false });
+    void exited.then(() => file.end());
+  }
   const tail = (chars = 6000) => output.join('').slice(-chars);
   const gone = () => supervisor.exitCode !== null || supervisor.signalCode !== null;
 
