@@ -1,6 +1,7 @@
 import type { Database } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import type { WorkerMetrics } from '../lib/metrics';
+import type { RunningAttempts } from '../lib/running-attempts';
 import type { ScrapeRunStore } from '../lib/scrape-runs';
 import type { SqlClient } from '../lib/sql';
 import { createCreditActivities } from './credit';
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   runs: ScrapeRunStore;
   /** Told when a run finishes in this process (the API process answers from it). */
   runEvents?: RunEvents;
+  /** The scrape attempts running in this process, by run (lib/running-attempts.ts). */
+  attempts?: RunningAttempts;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;

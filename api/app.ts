@@ -37,6 +37,7 @@ import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
+import type { RunningAttempts } from '../lib/running-attempts';
 
 export interface AppDeps {
   config: Config;
@@ -56,6 +57,8 @@ export interface AppDeps {
   scrapes: ScrapeDispatcher;
   /** Requests per API key and runs in flight per account (api/limits.ts); createApp sets it from the config. */
   limits?: Limits;
+  /** The scrape attempts this process runs (its worker's), so a cancel stops one at once (lib/running-attempts.ts). */
+  attempts?: RunningAttempts;
 }
 
 /** The document's `info` (GET /openapi.json, the generated clients in clients/). */

@@ -405,7 +405,9 @@ export function createScrapeDispatcher(deps: {
         }
         if (!answer) return { status: 'queued', workflowId: batch.workflowId };
         const finished = await answer;
-        ended = finished !== null;
+        // A run cancelled by its owner is answered before its attempt has stopped (that waits for
+        // its lane to hear the cancel), so the lane is treated as one whose request gave up.
+        ended = finished !== null && finished.run.status !== 'cancelled';
         return finished ? { status: 'finished', workflowId: batch.workflowId, answer: finished } : { status: 'timeout', workflowId: batch.workflowId };
       } finally {
         if (batch.lane && !options.async) {

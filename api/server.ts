@@ -21,6 +21,7 @@ import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
 import { createPgListener } from '../lib/pg-listener';
 import { exitWithParent } from '../lib/runtime/exit-with-parent';
+import { createRunningAttempts } from '../lib/running-attempts';
 import { createScrapeRunStore } from '../lib/scrape-runs';
 import { createSqlPool } from '../lib/sql';
 import { createLazyTemporalClient } from '../lib/temporal-client';
@@ -65,7 +66,9 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   // The engines that run with the workflows (http): the sync queue's scrapes run here (scrape/engines.ts).
   const engines = createEngines(servedModes('http'), config, logger);
-  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config), runEvents: waiters };
+  // The attempts this process's worker runs: a cancel received here stops one of them at once.
+  const attempts = createRunningAttempts();
+  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config), runEvents: waiters, attempts };
   // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
   let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
   const hostWorker = config.API_WORKER
@@ -107,7 +110,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   // Past minutes' request counters go with the hourly sweep.
   const limitSweep = setInterval(() => void limits.sweep().catch((error: unknown) => logger.warn({ err: String(error) }, 'deleting old rate counters failed')), 3_600_000);
   limitSweep.unref();
-  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes, limits });
+  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes, limits, attempts });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);

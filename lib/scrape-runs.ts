@@ -8,8 +8,9 @@
  *
  * Plain SQL (lib/sql.ts): these statements are the hot path of every scrape.
  */
-import { type DebitInput, UNIQUE_VIOLATION, debitCtes, sqlState } from './credit';
-import { type SqlClient, jsonbText } from './sql';
+import { type DebitInput, UNIQUE_VIOLATION, debitCtes, isRefunded, refundCredit, sqlState } from './credit';
+import { scrapeCreditKeys } from '../workflows/definitions';
+import { type SqlClient, type SqlPool, jsonbText } from './sql';
 import type { StoredResult } from '../scrape/types';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -60,7 +61,7 @@ export interface RunFailure {
 const LIVE = `('queued', 'running')`;
 const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs"`;
 
-export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, values?: unknown[]): Promise<T[]> }) {
+export function createScrapeRunStore(sql: Pick<SqlPool, '$queryRaw' | 'query' | 'transaction'>) {
   const store = {
     /** Records runs about to start (one statement for a whole batch). */
     async insert(runs: readonly NewRun[]): Promise<void> {
@@ -219,6 +220,49 @@ export function createScrapeRunStore(sql: SqlClient & { query<T>(text: string, v
         [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
       );
       return rows.length > 0;
+    },
+
+    /**
+     * Cancels a run that has not finished and gives its debit back (no credit for work not done),
+     * in one transaction: the guarded transition locks the row, so a debit racing it either
+     * committed before (and is refunded here) or finds the run cancelled and debits nothing; the
+     * refund is keyed by the run's debit, so it happens once however often this is called (by
+     * POST /webhook/runs/:id/cancel, by the lane hearing its Signal, by a batch cancelled from
+     * Temporal); and whoever reads the run on its `scrape_run_finished` notification (a waiting
+     * request) sees it cancelled with `refunded` already true. A run cancelled earlier gets any
+     * refund still due; a run never debited has nothing to give back; a run that succeeded or
+     * failed is left as it is. `cancelled`: this call made the transition; `refundApplied`: this
+     * call gave credit back; `run`: the run as it is now (null when there is no such run).
+     */
+    async cancelAndRefund(runId: string, failure: RunFailure): Promise<{ cancelled: boolean; refundApplied: boolean; run: FinishedRun | null }> {
+      const debitKey = scrapeCreditKeys.debit(runId);
+      const refundIn = async (db: SqlClient & { query<T>(text: string, values?: unknown[]): Promise<T[]> }) => {
+        const refund = await refundCredit(db, { debitKey });
+        const refunded = refund.applied || (await isRefunded(db, debitKey));
+        if (refunded) await db.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
+        return refund.applied;
+      };
+      let outcome: { cancelled: boolean; refundApplied: boolean } | undefined;
+      for (let attempt = 1; !outcome; attempt++) {
+        try {
+          outcome = await sql.transaction(async (tx) => {
+            const rows = await tx.query(
+              `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+              [runId, jsonbText({ code: failure.code, message: failure.message, refunded: false })],
+            );
+            if (rows.length === 0) return { cancelled: false, refundApplied: false };
+            return { cancelled: true, refundApplied: await refundIn(tx) };
+          });
+        } catch (error) {
+          // A refund racing this one (a failed attempt's settle) aborted the transaction: again.
+          if (attempt >= 3 || sqlState(error) === undefined) throw error;
+        }
+      }
+      const run = await store.byId(runId);
+      if (outcome.cancelled || run?.status !== 'cancelled' || (run.error as { refunded?: boolean } | null)?.refunded === true) return { ...outcome, run };
+      // Cancelled before, and not refunded then: a debit that came after that cancel is refunded now.
+      const refundApplied = await refundIn(sql);
+      return { cancelled: false, refundApplied, run: refundApplied ? await store.byId(runId) : run };
     },
 
     /** Notes on a finished run's error that its credit went back (a cancel's refund comes after the cancel). */

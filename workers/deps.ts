@@ -10,6 +10,7 @@ import { createLogger } from '../lib/logger';
 import { createWorkerMetrics } from '../lib/metrics';
 import { deliveryFromConfig } from '../lib/notification-delivery';
 import { setNotificationDelivery } from '../lib/notifications';
+import { createRunningAttempts } from '../lib/running-attempts';
 import { createScrapeRunStore } from '../lib/scrape-runs';
 import { createSqlPool } from '../lib/sql';
 import { periodChargerFor } from '../lib/payments/provider';
@@ -38,6 +39,8 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     db,
     sql,
     runs: createScrapeRunStore(sql),
+    // The attempts this worker runs, so a lane's cancel Signal stops one run's fetch (lib/running-attempts.ts).
+    attempts: createRunningAttempts(),
     logger,
     metrics,
     blacklist,

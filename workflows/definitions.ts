@@ -159,6 +159,13 @@ export const LANE_MAX_RUNS = 45;
 /** The Signal that hands a running lane a batch (workflows/scrape.workflow.ts scrapeLaneSignal). */
 export const scrapeLaneSignalName = 'scrapes';
 
+/** The Signal that cancels one run of a lane (POST /webhook/runs/:id/cancel; workflows/scrape.workflow.ts). */
+export const cancelScrapeRunSignalName = 'cancelRun';
+
+export interface CancelScrapeRunSignal {
+  runId: string;
+}
+
 export interface ScrapeBatchWorkflowOutput {
   succeeded: number;
   failed: number;

@@ -29,7 +29,9 @@ import {
   type ScrapeJob,
   type ScrapeWorkflowInput,
   type ScrapeWorkflowOutput,
+  type CancelScrapeRunSignal,
   LANE_MAX_RUNS,
+  cancelScrapeRunSignalName,
   scrapeCreditKeys,
   scrapeLaneSignalName,
 } from './definitions';
@@ -225,6 +227,15 @@ export async function scrapeBatchWorkflow(input: ScrapeBatchWorkflowInput): Prom
  */
 export const scrapeLaneSignal = defineSignal<[ScrapeBatchWorkflowInput]>(scrapeLaneSignalName);
 
+/**
+ * One run of a lane cancelled (POST /webhook/runs/:id/cancel, docs/scraping.md "Cancelling a
+ * run"), without touching the runs beside it: the API has already recorded it cancelled and
+ * refunded it; the lane records the same (a no-op then, the whole of it when an operator sends
+ * the Signal), aborts its attempt where it runs (`cancelScrapes`, a local activity of the lane's
+ * process), starts no further attempt of it, and never starts it when its batch comes later.
+ */
+export const cancelScrapeRunSignal = defineSignal<[CancelScrapeRunSignal]>(cancelScrapeRunSignalName);
+
 /** A lane with nothing new for this long ends (the dispatcher stops using one well before: LANE_REUSE_MS). */
 const LANE_IDLE_END = '60 seconds';
 
@@ -244,7 +255,15 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
   // The runs it took (listed in ScrapeRunIds), and every run it has seen (taken or refused).
   const runIds = first.scrapes.map((job) => job.runId);
   const known = new Set(runIds);
+  // Runs whose cancel Signal came (before or after their batch).
+  const cancelledRuns = new Set<string>();
   let batchFailure: Error | undefined;
+  setHandler(cancelScrapeRunSignal, async ({ runId }) => {
+    if (cancelledRuns.has(runId)) return;
+    cancelledRuns.add(runId);
+    // A run not here yet is recorded when its batch comes (below).
+    if (known.has(runId)) await batchBookkeeping.cancelScrapes({ runIds: [runId] });
+  });
   setHandler(scrapeLaneSignal, async (input) => {
     // A run already here is not run twice (a repeated Signal); runs past the limit (the
     // dispatcher never sends them) are failed before any attempt, uncharged, so the list stays
@@ -263,13 +282,17 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
         const message = `the lane was full (at most ${LANE_MAX_RUNS} runs); nothing was charged`;
         await batchBookkeeping.settleFailedScrapes({ failures: refused.map((job) => ({ runId: job.runId, code: 'INTERNAL', message })) });
       }
-      if (taking.length) await runScrapeBatch({ ...input, scrapes: taking });
+      // Runs cancelled before their batch came are recorded, never started.
+      const early = taking.filter((job) => cancelledRuns.has(job.runId));
+      if (early.length) await batchBookkeeping.cancelScrapes({ runIds: early.map((job) => job.runId) });
+      const runnable = taking.filter((job) => !cancelledRuns.has(job.runId));
+      if (runnable.length) await runScrapeBatch({ ...input, scrapes: runnable }, cancelledRuns);
     } catch (error) {
       batchFailure ??= asError(error);
     }
   });
   let firstFailure: Error | undefined;
-  const firstBatch = runScrapeBatch(first).then(
+  const firstBatch = runScrapeBatch(first, cancelledRuns).then(
     () => undefined,
     (error: unknown) => void (firstFailure = asError(error)),
   );
@@ -296,7 +319,12 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
   if (failure) throw failure;
 }
 
-async function runScrapeBatch(input: ScrapeBatchWorkflowInput): Promise<ScrapeBatchWorkflowOutput> {
+/**
+ * `cancelled` (a lane's): runs cancelled one by one while the batch runs. Such a run gets no
+ * further attempt and is not settled as failed (it is recorded cancelled, and refunded, by its
+ * cancel). Empty in every execution that received no cancel Signal, so those replay unchanged.
+ */
+async function runScrapeBatch(input: ScrapeBatchWorkflowInput, cancelled: ReadonlySet<string> = new Set()): Promise<ScrapeBatchWorkflowOutput> {
   const startedAt = Date.now();
   const budgetMs = () => Math.max(1000, SCRAPE_SCHEDULE_TO_CLOSE_MS - (Date.now() - startedAt));
   let succeeded = 0;
@@ -310,11 +338,13 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput): Promise<ScrapeBa
 
   const laterAttempts = async (job: ScrapeJob) => {
     await sleep(SCRAPE_RETRY.initialIntervalMs);
+    if (cancelled.has(job.runId)) return;
     try {
       await proxyLocalActivities<Activities>({ scheduleToCloseTimeout: budgetMs(), retry: laterAttemptsRetry(job) }).retryScrape({ scrape: job });
       succeeded++;
     } catch (error) {
       if (isCancellation(error)) throw error;
+      if (cancelled.has(job.runId)) return;
       await settle([failureOf(job, error)]);
     }
   };
@@ -338,6 +368,7 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput): Promise<ScrapeBa
         continue;
       }
       const job = jobOf.get(outcome.runId)!;
+      if (cancelled.has(job.runId)) continue;
       if (outcome.retryable && job.request.options.retry_count > 0) retries.push(laterAttempts(job));
       else finalFailures.push({ runId: outcome.runId, code: outcome.code, message: outcome.message });
     }
@@ -368,6 +399,7 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput): Promise<ScrapeBa
       succeeded++;
     } catch (error) {
       if (isCancellation(error)) throw error;
+      if (cancelled.has(job.runId)) return;
       await settle([failureOf(job, error)]);
     }
   };

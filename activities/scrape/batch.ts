@@ -11,7 +11,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
 import type { Engines } from './engines';
-import { type Engine, type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, refundRun, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+import { type Engine, type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
   return { runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } };
@@ -53,17 +53,20 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { engines
     },
 
     /**
-     * The batch was cancelled (Temporal UI/CLI): every run still live is recorded cancelled and,
-     * when it had been debited, refunded (no credit for work not done). A run that finished first
-     * keeps its outcome and its debit.
+     * Runs cancelled: a batch cancelled from Temporal (every run of it), or one run of a lane
+     * (its cancel Signal: POST /webhook/runs/:id/cancel). Every run still live is recorded
+     * cancelled and, when it had been debited, refunded (no credit for work not done; once, by the
+     * refund's key, whoever cancelled first); its attempt running in this process is aborted
+     * (a lane's attempts run where its workflow task runs, so where this local activity runs).
+     * A run that finished first keeps its outcome and its debit.
      */
     async cancelScrapes(input: { runIds: string[] }): Promise<void> {
       await Promise.all(
         input.runIds.map(async (runId) => {
-          if (!(await deps.runs.cancel(runId, { code: 'CANCELLED', message: 'the run was cancelled' }))) return;
-          if (await refundRun(deps, runId)) await deps.runs.markRefunded(runId);
-          const [run] = await deps.runs.finished([runId]);
-          if (run) deps.runEvents?.finished(run);
+          const { cancelled, refundApplied, run } = await deps.runs.cancelAndRefund(runId, { code: 'CANCELLED', message: 'the run was cancelled' });
+          if (refundApplied) deps.metrics.creditsRefunded.inc();
+          if (run?.status === 'cancelled') deps.attempts?.abort(runId);
+          if (cancelled && run) deps.runEvents?.finished(run);
         }),
       );
     },

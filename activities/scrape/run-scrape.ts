@@ -5,6 +5,7 @@ import { AppError, ERRORS } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { WorkerMetrics } from '../../lib/metrics';
 import { notifyLowCreditIfCrossed } from '../../lib/notifications';
+import type { RunningAttempts } from '../../lib/running-attempts';
 import type { FinishedRun, ScrapeRunStore } from '../../lib/scrape-runs';
 import type { StoredResult } from '../../scrape/types';
 import { type SqlClient, untilDatabaseAnswers } from '../../lib/sql';
@@ -59,6 +60,8 @@ export interface ScrapeActivityDeps {
   proxies?: ProxyRotation;
   /** PROXY_STICKY: a flow run keeps one proxy per target host while it works. */
   proxySticky?: boolean;
+  /** The attempts running in this process, so a cancel of one run stops its fetch alone (lib/running-attempts.ts). */
+  attempts?: RunningAttempts;
 }
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
@@ -169,11 +172,14 @@ function outcomeOfFinished(run: FinishedRun): ScrapeActivityOutput {
  * the content in PostgreSQL (not in workflow history) and returns a small summary. A failure is
  * thrown as an ApplicationFailure whose type is the error code.
  */
-export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput, attempt: number, signal?: AbortSignal): Promise<ScrapeActivityOutput> {
+export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput, attempt: number, activitySignal?: AbortSignal): Promise<ScrapeActivityOutput> {
   const { request, runId } = input;
   const startedAt = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - startedAt) / 1e9;
   let proxy: ProxyEndpoint | undefined;
+  // Registered by run, so a cancel of this run alone aborts it (lib/running-attempts.ts).
+  const running = deps.attempts?.start(runId, activitySignal);
+  const signal = running?.signal ?? activitySignal;
   try {
     // The bookkeeping waits for PostgreSQL through a restart rather than failing the attempt:
     // an outage is not the target's failure and must not use up the scrape's retries.
@@ -210,7 +216,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome: 'succeeded' });
     return { httpStatus: result.status, finalUrl: result.final_url, elapsedMs: result.elapsed_ms };
   } catch (error) {
-    const failure = toFailure(error);
+    // Stopped by a cancel of the run: final, the run is already recorded cancelled (and refunded).
+    const failure = running?.cancelled() ? ApplicationFailure.nonRetryable('the run was cancelled', 'CANCELLED') : toFailure(error);
     const outcome = failure.type ?? 'SCRAPE_FAILED';
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
@@ -221,6 +228,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     }
     deps.logger.info({ runId, attempt, mode: request.mode, code: outcome, ...(proxy ? { proxy: proxy.id } : {}) }, 'scrape attempt failed');
     throw failure;
+  } finally {
+    running?.end();
   }
 }
 

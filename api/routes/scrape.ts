@@ -6,6 +6,7 @@ import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { type IdempotencyStore, createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
+import { cancelScrapeRun } from '../scrape-cancel';
 import { failedRunBody, replayScrapeRun, runBody, runNeverStarted, startScrapeRun } from '../scrape-run';
 import { parseScrapeRequest, scrapeRequestSchema } from '../../scrape/request';
 import { errorBodySchema, queuedRunSchema, runResultSchema, runStatusSchema } from '../schemas/responses';
@@ -77,23 +78,49 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       errors: ['NOT_FOUND', 'FORBIDDEN'],
       handler: async ({ auth, params }) => {
         const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id } }), auth.userId, 'run');
-        const base = {
-          id: run.id,
-          status: run.status,
-          createdAt: run.createdAt,
-          finishedAt: run.finishedAt,
-          links: { self: `/webhook/runs/${run.id}` },
-          // Attempts that went through an outbound proxy (docs/scraping.md "Proxies"); absent otherwise.
-          ...(Array.isArray(run.proxyAttempts) ? { proxy_attempts: run.proxyAttempts } : {}),
-        };
-        if (run.status === 'succeeded') return reply(200, { ...base, result: runBody(run, await getBalance(deps.sql, auth.userId)) });
-        if (run.status === 'failed') return reply(200, { ...base, error: failedRunBody(run).body });
-        // A flow run's scrape stopped by a cancel: what it spent stays spent.
-        if (run.status === 'cancelled') return reply(200, { ...base, attempts: run.attempts, error: run.error });
-        return reply(200, { ...base, attempts: run.attempts });
+        return reply(200, await runStatusBody(deps, run, auth.userId));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/webhook/runs/:id/cancel',
+      params: ['id'],
+      credential: 'apiKey',
+      tag: 'scraping',
+      summary: 'Cancel a queued or running scrape run (its neighbours untouched): recorded cancelled, refunded when it was debited; a repeat answers the same',
+      description:
+        'The run as `GET /webhook/runs/{id}` then shows it: `status: "cancelled"`, `error: {code: "CANCELLED", message, refunded}`. A run that already succeeded or failed → 409 `CONFLICT`. A scrape of a flow run, or a page of a crawl or batch job, is cancelled with its job → 409 `CONFLICT` naming its cancel route. docs/scraping.md "Cancelling a run".',
+      responses: { 200: runStatusSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
+      handler: async ({ auth, params }) => {
+        const run = ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id } }), auth.userId, 'run');
+        await cancelScrapeRun(deps, run);
+        const now = await deps.db.scrapeRun.findUniqueOrThrow({ where: { id: run.id } });
+        return reply(200, await runStatusBody(deps, now, auth.userId));
       },
     }),
   ];
+}
+
+type RunRow = NonNullable<Awaited<ReturnType<AppDeps['db']['scrapeRun']['findUnique']>>>;
+
+/** A run as GET /webhook/runs/:id shows it (and its cancel answers it). */
+async function runStatusBody(deps: AppDeps, run: RunRow, userId: string) {
+  const base = {
+    id: run.id,
+    status: run.status,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+    links: { self: `/webhook/runs/${run.id}` },
+    // Attempts that went through an outbound proxy (docs/scraping.md "Proxies"); absent otherwise.
+    ...(Array.isArray(run.proxyAttempts) ? { proxy_attempts: run.proxyAttempts } : {}),
+  };
+  if (run.status === 'succeeded') return { ...base, result: runBody(run, await getBalance(deps.sql, userId)) };
+  if (run.status === 'failed') return { ...base, error: failedRunBody(run).body };
+  // Cancelled: `error.refunded` says whether its debit went back (a standalone run's, always when
+  // it was debited; a flow run's scrape keeps what it spent).
+  if (run.status === 'cancelled') return { ...base, attempts: run.attempts, error: run.error };
+  return { ...base, attempts: run.attempts };
 }
 
 export function scrapeRoutes(deps: AppDeps): Router {

@@ -418,6 +418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running scrape run (its neighbours untouched): recorded cancelled, refunded when it was debited; a repeat answers the same
+         * @description The run as `GET /webhook/runs/{id}` then shows it: `status: "cancelled"`, `error: {code: "CANCELLED", message, refunded}`. A run that already succeeded or failed → 409 `CONFLICT`. A scrape of a flow run, or a page of a crawl or batch job, is cancelled with its job → 409 `CONFLICT` naming its cancel route. docs/scraping.md "Cancelling a run".
+         */
+        post: operations["postWebhookRunsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/map": {
         parameters: {
             query?: never;
@@ -3254,6 +3274,91 @@ export interface operations {
             };
         };
     };
+    postWebhookRunsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScrapeRun"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postMap: {
         parameters: {
             query?: never;
@@ -5102,7 +5207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6225,7 +6330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6374,7 +6479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6652,7 +6757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7044,7 +7149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7834,7 +7939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7931,7 +8036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run). */
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
                 headers: {
                     [name: string]: unknown;
