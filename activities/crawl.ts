@@ -7,7 +7,10 @@
  *   openCrawl      – each execution's start: marks the job running; on the first, robots.txt of
  *                    the start origin, sitemap discovery (per `sitemap`) and the seeds.
  *   claimCrawlPages – the next queued pages for run ids the workflow chose, each with its
- *                    scrape_run row and its origin's politeness delay.
+ *                    scrape_run row and its origin's politeness delay; claimCrawlFrontier the
+ *                    same, keeping back origins not ready (politeness) or whose robots.txt cannot
+ *                    be read yet, and saying what it kept back.
+ *   recheckCrawlRobots – robots.txt of held origins fetched again when due.
  *   settleCrawlPage – a page's outcome; after a success, the links its scrape stored (never a
  *                    second fetch) become new pages: normalised, in scope, robots-checked, deduplicated
  *                    by the table, up to `limit`.
@@ -15,11 +18,11 @@
  *   closeCrawl / cancelCrawl – the job's end.
  */
 import { Context } from '@temporalio/activity';
-import { CRAWLER_USER_AGENT_TOKEN, type RobotsRules, parseRobots, robotsUrlOf } from '../crawl/robots';
+import { CRAWLER_USER_AGENT_TOKEN, DISALLOW_ALL, type RobotsRules, type RobotsVerdict, parseRobots, robotsFailure, robotsUrlOf, robotsVerdict } from '../crawl/robots';
 import { type DiscoveryDeps, discoverSitemapUrls, fetchRobots } from '../crawl/fetch';
 import { compileScope, normalizeUrl } from '../crawl/url';
 import type { CrawlJobRequest } from '../crawl/job-request';
-import { type CrawlRow, type CrawlStore, type NewPage, createCrawlStore } from '../lib/crawls';
+import { type CrawlHostRow, type CrawlRow, type CrawlStore, type FrontierHold, type NewPage, createCrawlStore } from '../lib/crawls';
 import type { Database } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import type { WorkerMetrics } from '../lib/metrics';
@@ -27,6 +30,7 @@ import type { ProxyRotation } from '../scrape/proxies';
 import type { StoredResult } from '../scrape/types';
 import {
   type CrawlEndStatus,
+  type CrawlFrontierClaim,
   type CrawlPageClaim,
   type CrawlPageOutcome,
   type CrawlPlan,
@@ -44,7 +48,18 @@ export interface CrawlActivityDeps {
   blacklist: Blacklist;
   proxies?: ProxyRotation;
   proxySticky?: boolean;
+  /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS (defaults: 30 s, 30 min). */
+  crawlRobots?: { retryMs: number; giveUpMs: number };
 }
+
+/** The longest wait between two fetches of a robots.txt that cannot be read. */
+const ROBOTS_RETRY_MAX_MS = 5 * 60_000;
+
+/** robots.txt of held origins fetched again by one recheck at most (in parallel). */
+const ROBOTS_RECHECKS_PER_CALL = 8;
+
+/** What a crawl's rules say of an origin: its rules, or `held` (robots.txt not readable yet: its pages wait). */
+type HostRules = RobotsRules | 'held';
 
 /** Parsed robots rules kept per process (crawl|origin → rules); the text itself is in crawl_host. */
 const ROBOTS_CACHE_MAX = 1000;
@@ -82,39 +97,109 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     }
   };
 
-  /** An origin's robots rules: fetched once per crawl (crawl_host), parsed once per process. */
-  async function rulesOf(crawlId: string, origin: string): Promise<RobotsRules> {
-    const key = `${crawlId}|${origin}`;
+  const robotsRetryMs = deps.crawlRobots?.retryMs ?? 30_000;
+  const robotsGiveUpMs = deps.crawlRobots?.giveUpMs ?? 1_800_000;
+
+  /**
+   * GET robots.txt of an origin. A guard refusal (private, blacklisted) reads as "no robots.txt":
+   * nothing of the origin may be fetched anyway, and its pages fail on their own with the reason.
+   */
+  async function fetchRobotsOf(crawlId: string, origin: string): Promise<{ status: number | null; body: string | null; verdict: RobotsVerdict }> {
+    try {
+      const fetched = await fetchRobots(discovery(crawlId), origin, signal());
+      return { ...fetched, verdict: robotsVerdict(fetched) };
+    } catch (error) {
+      if (signal()?.aborted) throw error;
+      deps.logger.info({ crawlId, origin, err: error instanceof Error ? error.message : String(error) }, 'robots.txt refused');
+      return { status: null, body: null, verdict: 'allow-all' };
+    }
+  }
+
+  /** The rules a host's row stands for: held while robots.txt cannot be read; disallow all once given up on. */
+  function rulesOfRow(origin: string, row: CrawlHostRow): HostRules {
+    if (row.robotsRetryAt) return 'held';
+    if (row.robotsFailedSince) return DISALLOW_ALL;
+    return parseRobots(robotsUrlOf(origin), row.robots, CRAWLER_USER_AGENT_TOKEN);
+  }
+
+  /** The next wait before fetching an unreadable robots.txt again: as long as it has failed, at least CRAWL_ROBOTS_RETRY_MS, at most 5 min. */
+  const nextRetryMs = (failingForMs: number) => Math.min(Math.max(robotsRetryMs, failingForMs), Math.max(robotsRetryMs, ROBOTS_RETRY_MAX_MS));
+
+  /**
+   * A held origin's robots.txt fetched again. Readable now: the hold is lifted, and the pages it
+   * kept back that the rules disallow are skipped (they were added before the rules were known).
+   * Still not: held again (backing off), or, after CRAWL_ROBOTS_GIVE_UP_MS, given up on: its
+   * waiting pages are skipped and the host stays disallowed for the crawl.
+   */
+  async function fetchHeldRobots(crawl: CrawlRow, origin: string): Promise<void> {
+    const fetched = await fetchRobotsOf(crawl.id, origin);
+    if (fetched.verdict === 'unreachable') {
+      const row = await store.host(crawl.id, origin);
+      if (!row?.robotsRetryAt) return;
+      const failingForMs = Date.now() - (row.robotsFailedSince ?? new Date()).getTime();
+      if (failingForMs < robotsGiveUpMs) {
+        await store.robotsFetchedAgain(crawl.id, origin, { status: fetched.status, body: null, crawlDelayMs: null, retryInMs: nextRetryMs(failingForMs) });
+        deps.logger.info({ crawlId: crawl.id, origin, reason: robotsFailure(fetched.status) }, 'robots.txt still cannot be read; the host stays disallowed');
+        return;
+      }
+      if (!(await store.giveUpRobots(crawl.id, origin, fetched.status))) return;
+      const seconds = Math.round(failingForMs / 1000);
+      const skipped = await store.skipQueued(crawl.id, await store.queuedUrlsOf(crawl.id, origin), {
+        code: 'ROBOTS_DISALLOWED',
+        message: `robots.txt could not be read for ${seconds} s (${robotsFailure(fetched.status)}): RFC 9309 disallows the whole host then`,
+      });
+      deps.logger.info({ crawlId: crawl.id, origin, reason: robotsFailure(fetched.status), skipped }, 'robots.txt could not be read; the crawl gave up on the host');
+      return;
+    }
+    const rules = parseRobots(robotsUrlOf(origin), fetched.body, CRAWLER_USER_AGENT_TOKEN);
+    if (!(await store.robotsFetchedAgain(crawl.id, origin, { status: fetched.status, body: fetched.body, crawlDelayMs: rules.crawlDelayMs }))) return;
+    const disallowed = (await store.queuedUrlsOf(crawl.id, origin)).filter((url) => !rules.isAllowed(url));
+    const skipped = await store.skipQueued(crawl.id, disallowed, { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows this URL' });
+    deps.logger.info({ crawlId: crawl.id, origin, status: fetched.status, skipped }, 'robots.txt read after it could not be; its waiting pages go on');
+  }
+
+  /**
+   * An origin's robots rules: fetched once per crawl (crawl_host), parsed once per process. An
+   * origin whose robots.txt cannot be read is `held` (RFC 9309: disallow all until it can be read;
+   * docs/crawl.md "robots.txt"), and fetched again here when it is due (the next page of it met).
+   */
+  async function rulesOf(crawl: CrawlRow, origin: string): Promise<HostRules> {
+    const key = `${crawl.id}|${origin}`;
     const cached = robotsCache.get(key);
     if (cached) return cached;
-    let row = await store.host(crawlId, origin);
+    let row = await store.host(crawl.id, origin);
     if (!row) {
-      let fetched: { status: number | null; body: string | null };
-      try {
-        fetched = await fetchRobots(discovery(crawlId), origin, signal());
-      } catch (error) {
-        // A guard refusal (private, blacklisted): nothing of this origin may be fetched; its pages fail on their own.
-        deps.logger.info({ crawlId, origin, err: error instanceof Error ? error.message : String(error) }, 'robots.txt refused');
-        fetched = { status: null, body: null };
-      }
+      const fetched = await fetchRobotsOf(crawl.id, origin);
+      const readable = fetched.verdict !== 'unreachable';
       const rules = parseRobots(robotsUrlOf(origin), fetched.body, CRAWLER_USER_AGENT_TOKEN);
-      await store.saveHost(crawlId, origin, { status: fetched.status, body: fetched.body, crawlDelayMs: rules.crawlDelayMs });
-      row = (await store.host(crawlId, origin))!;
+      await store.saveHost(crawl.id, origin, { status: fetched.status, body: fetched.body, crawlDelayMs: rules.crawlDelayMs, ...(readable ? {} : { retryInMs: robotsRetryMs }) });
+      if (!readable) deps.logger.info({ crawlId: crawl.id, origin, reason: robotsFailure(fetched.status) }, 'robots.txt cannot be read; the host is disallowed until it can be');
+      row = (await store.host(crawl.id, origin))!;
+    } else if (row.robotsDue) {
+      await fetchHeldRobots(crawl, origin);
+      row = (await store.host(crawl.id, origin))!;
     }
-    const rules = parseRobots(robotsUrlOf(origin), row.robots, CRAWLER_USER_AGENT_TOKEN);
-    if (robotsCache.size >= ROBOTS_CACHE_MAX) robotsCache.delete(robotsCache.keys().next().value!);
-    robotsCache.set(key, rules);
+    const rules = rulesOfRow(origin, row);
+    // A held origin is not cached: it is read again until it can be.
+    if (rules !== 'held') {
+      if (robotsCache.size >= ROBOTS_CACHE_MAX) robotsCache.delete(robotsCache.keys().next().value!);
+      robotsCache.set(key, rules);
+    }
     return rules;
   }
 
-  /** Pages for `urls` at `depth`: robots-disallowed ones recorded as skipped (when robots are respected). */
+  /**
+   * Pages for `urls` at `depth`, when robots are respected: robots-disallowed ones recorded as
+   * skipped; those of a held origin queued (the claim keeps them back until its robots.txt is
+   * read, and they are judged then).
+   */
   async function pagesFor(crawl: CrawlRow, urls: readonly string[], depth: number): Promise<NewPage[]> {
     const job = jobOf(crawl);
     const pages: NewPage[] = [];
     for (const url of urls) {
       if (job.kind === 'crawl' && job.respect_robots) {
-        const rules = await rulesOf(crawl.id, originOfUrl(url));
-        if (!rules.isAllowed(url)) {
+        const rules = await rulesOf(crawl, originOfUrl(url));
+        if (rules !== 'held' && !rules.isAllowed(url)) {
           pages.push({ url, depth, skipped: { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows this URL' } });
           continue;
         }
@@ -122,6 +207,26 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       pages.push({ url, depth });
     }
     return pages;
+  }
+
+  /** Whether the job's claims keep back the pages of origins whose robots.txt cannot be read. */
+  const holdsRobots = (job: CrawlJobRequest) => job.kind === 'crawl' && job.respect_robots;
+
+  /** Claims queued pages under `runIds` (lib/crawls.ts `claim`), each with its origin's politeness delay. */
+  async function claimPages(crawl: CrawlRow, runIds: readonly string[], hold: FrontierHold): Promise<CrawlPageClaim[]> {
+    const job = jobOf(crawl);
+    const pages = await store.claim(
+      crawl.id,
+      runIds,
+      { userId: crawl.userId, apiKeyId: crawl.apiKeyId, workflowId: crawl.workflowId, mode: job.scrape.mode, cost: crawl.pageCost, request: job.scrape },
+      hold,
+    );
+    const origins = [...new Set(pages.map((p) => originOfUrl(p.url)))];
+    const hosts = new Map((await store.hosts(crawl.id, origins)).map((h) => [h.origin, h.crawlDelayMs]));
+    return pages.map((p) => {
+      const origin = originOfUrl(p.url);
+      return { runId: p.runId, url: p.url, depth: p.depth, origin, delayMs: delayOf(job, hosts.get(origin)) };
+    });
   }
 
   function scopeOf(job: Extract<CrawlJobRequest, { kind: 'crawl' }>) {
@@ -139,9 +244,13 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     const urls: string[] = job.sitemap === 'only' ? [] : [job.url];
     if (job.sitemap !== 'skip') {
       // robots.txt names the sitemaps; fetched (once) even when its rules are not respected.
-      const rules = await rulesOf(crawl.id, origin);
-      const found = await discoverSitemapUrls(discovery(crawl.id), origin, rules.sitemaps, job.limit, signal());
-      urls.push(...found.filter((url) => inScope(url).ok));
+      const rules = await rulesOf(crawl, origin);
+      // Unreadable robots.txt with its rules respected: the whole host is disallowed, the sitemaps
+      // too; the start URL waits for robots.txt (docs/crawl.md "robots.txt").
+      if (rules !== 'held' || !job.respect_robots) {
+        const found = await discoverSitemapUrls(discovery(crawl.id), origin, rules === 'held' ? [] : rules.sitemaps, job.limit, signal());
+        urls.push(...found.filter((url) => inScope(url).ok));
+      }
     }
     // `only` with an empty (or missing) sitemap: the start URL alone.
     if (urls.length === 0) urls.push(job.url);
@@ -199,23 +308,30 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       return plan;
     },
 
+    /** Executions started before CRAWL_FREE_SLOTS_PATCH: the next queued pages, nothing kept back. */
     async claimCrawlPages(input: { crawlId: string; runIds: string[] }): Promise<CrawlPageClaim[]> {
+      return claimPages(await mustCrawl(input.crawlId), input.runIds, { avoid: [], robots: false });
+    },
+
+    /**
+     * claimCrawlPages, keeping back what must wait (workflows/crawl.workflow.ts from
+     * CRAWL_FREE_SLOTS_PATCH on): pages of the origins in `avoid` (waiting for their politeness
+     * delay: the next claim takes them when the origin is ready, so a page never waits holding a
+     * slot), and, when the job respects robots.txt, pages of origins whose robots.txt cannot be read
+     * yet. Answers what was kept back, so the workflow knows when to claim again.
+     */
+    async claimCrawlFrontier(input: { crawlId: string; runIds: string[]; avoid: string[] }): Promise<CrawlFrontierClaim> {
       const crawl = await mustCrawl(input.crawlId);
-      const job = jobOf(crawl);
-      const pages = await store.claim(crawl.id, input.runIds, {
-        userId: crawl.userId,
-        apiKeyId: crawl.apiKeyId,
-        workflowId: crawl.workflowId,
-        mode: job.scrape.mode,
-        cost: crawl.pageCost,
-        request: job.scrape,
-      });
-      const origins = [...new Set(pages.map((p) => originOfUrl(p.url)))];
-      const hosts = new Map((await store.hosts(crawl.id, origins)).map((h) => [h.origin, h.crawlDelayMs]));
-      return pages.map((p) => {
-        const origin = originOfUrl(p.url);
-        return { runId: p.runId, url: p.url, depth: p.depth, origin, delayMs: delayOf(job, hosts.get(origin)) };
-      });
+      const robots = holdsRobots(jobOf(crawl));
+      const pages = await claimPages(crawl, input.runIds, { avoid: input.avoid, robots });
+      if (pages.length >= input.runIds.length) return { pages, held: false, robotsDue: [], robotsDueInMs: null };
+      return { pages, ...(await store.frontierHeld(crawl.id, robots)) };
+    },
+
+    /** robots.txt of held origins whose retry time has come, fetched again (at most a few per call, in parallel). */
+    async recheckCrawlRobots(input: { crawlId: string; origins: string[] }): Promise<void> {
+      const crawl = await mustCrawl(input.crawlId);
+      await Promise.all(input.origins.slice(0, ROBOTS_RECHECKS_PER_CALL).map((origin) => fetchHeldRobots(crawl, origin)));
     },
 
     /** A page's outcome; returns its `crawl.page` event when the job emits events. */

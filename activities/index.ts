@@ -42,6 +42,8 @@ export interface ActivityDeps {
   httpEngine: HttpEngine;
   /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
   lowCreditThreshold?: number;
+  /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS: a crawl's unreadable robots.txt (activities/crawl.ts). */
+  crawlRobots?: { retryMs: number; giveUpMs: number };
   /** SUBSCRIPTION_PLANS, for the refill activity. */
   plans?: Plan[];
   /** PAYMENT_PROVIDER, for the charge of each period of a paid plan (unset: none). */

@@ -62,9 +62,10 @@ export async function guardedGet(deps: DiscoveryDeps, url: string, options: { ma
 
 /**
  * GET `<origin>/robots.txt`: `{status, body}` with the text of a 2xx answer (at most
- * MAX_ROBOTS_BYTES); any other status gives `body: null` (no rules: allow all), and so does a
- * network failure (`status: null`). A guard refusal (PRIVATE_TARGET, BLACKLISTED) is thrown: the
- * host cannot be crawled at all.
+ * MAX_ROBOTS_BYTES); any other status gives `body: null`, and so does a network failure, a
+ * timeout or a body over the cap (`status: null`). What that means is `robotsVerdict`'s
+ * (crawl/robots.ts): 4xx allows all, 5xx/429/no answer disallows all until it can be read. A
+ * guard refusal (PRIVATE_TARGET, BLACKLISTED) is thrown: the host cannot be crawled at all.
  */
 export async function fetchRobots(deps: DiscoveryDeps, origin: string, signal?: AbortSignal): Promise<{ status: number | null; body: string | null }> {
   const robotsUrl = robotsUrlOf(origin);
@@ -74,7 +75,7 @@ export async function fetchRobots(deps: DiscoveryDeps, origin: string, signal?: 
   } catch (error) {
     if (signal?.aborted) throw error;
     if (error instanceof AppError && (error.code === 'PRIVATE_TARGET' || error.code === 'BLACKLISTED' || error.code === 'INVALID_URL')) throw error;
-    // Unreachable, too large, timed out: no rules (docs/crawl.md "robots.txt").
+    // Unreachable, too large, timed out: no answer (robotsVerdict: disallow all until it can be read).
     return { status: null, body: null };
   }
   if (res.status < 200 || res.status >= 300) return { status: res.status, body: null };
@@ -88,8 +89,8 @@ export interface DiscoverOptions {
   maxDepth?: number;
   /** Decompressed bytes per sitemap; default SITEMAP_LIMITS.maxBytes. */
   maxBytes?: number;
-  /** Only page URLs this accepts are kept and counted against `limit` (e.g. the crawl's scope). */
-  accept?: (url: string) => boolean;
+  /** Only page URLs this accepts are kept and counted against `limit` (e.g. the crawl's scope; a map's robots.txt check answers a promise). */
+  accept?: (url: string) => boolean | Promise<boolean>;
   /** Epoch ms: no sitemap document is fetched after it (the rest counted in skippedSitemaps), nor beyond it. */
   deadline?: number;
 }
@@ -157,7 +158,7 @@ export async function discoverSitemaps(
     let added = 0;
     for (const page of parsed.urls) {
       if (found.size >= limit) break;
-      if (found.has(page) || (options.accept && !options.accept(page))) continue;
+      if (found.has(page) || (options.accept && !(await options.accept(page)))) continue;
       found.add(page);
       added++;
     }

@@ -1,4 +1,4 @@
-import { CRAWLER_USER_AGENT_TOKEN, MAX_CRAWL_DELAY_MS, MAX_ROBOTS_BYTES, parseRobots, robotsUrlOf } from './robots';
+import { CRAWLER_USER_AGENT_TOKEN, DISALLOW_ALL, MAX_CRAWL_DELAY_MS, MAX_ROBOTS_BYTES, parseRobots, robotsFailure, robotsUrlOf, robotsVerdict } from './robots';
 
 const ROBOTS_URL = 'https://example.com/robots.txt';
 
@@ -66,6 +66,16 @@ describe('parseRobots', () => {
     const wild = parseRobots(ROBOTS_URL, `User-agent: *\nDisallow: /${'*a'.repeat(500)}$`, 'x');
     // robots-parser matches without regexes: a long path answers at once.
     expect(wild.isAllowed(`https://example.com/${'a'.repeat(2000)}b`)).toBe(true);
+  });
+
+  it('robotsVerdict (RFC 9309 2.3.1): 2xx rules, 4xx but 429 allow all, 5xx/429/no answer disallow all until it can be read', () => {
+    expect(robotsVerdict({ status: 200, body: 'User-agent: *' })).toBe('rules');
+    expect(robotsVerdict({ status: 200, body: '' })).toBe('rules');
+    for (const status of [400, 401, 403, 404, 410, 451]) expect([status, robotsVerdict({ status, body: null })]).toEqual([status, 'allow-all']);
+    for (const status of [429, 500, 502, 503, 504, 302, 100]) expect([status, robotsVerdict({ status, body: null })]).toEqual([status, 'unreachable']);
+    expect(robotsVerdict({ status: null, body: null })).toBe('unreachable');
+    expect(DISALLOW_ALL.isAllowed('https://example.com/')).toBe(false);
+    expect([robotsFailure(503), robotsFailure(null)]).toEqual(['HTTP 503', 'no answer']);
   });
 
   it('robotsUrlOf', () => {

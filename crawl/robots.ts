@@ -24,8 +24,31 @@ export const MAX_CRAWL_DELAY_MS = 60_000;
 /** What is read of a robots.txt (Google reads 500 KiB; RFC 9309 asks for at least 500 KiB). */
 export const MAX_ROBOTS_BYTES = 512 * 1024;
 
-/** The rules when there is no robots.txt (404, unreachable, not fetched): everything allowed. */
+/** The rules when there is no robots.txt (4xx, or not fetched): everything allowed. */
 export const ALLOW_ALL: RobotsRules = Object.freeze({ isAllowed: () => true, crawlDelayMs: null, sitemaps: [] as string[] });
+
+/** The rules of a host whose robots.txt could not be read (RFC 9309 2.3.1.4: "complete disallow"). */
+export const DISALLOW_ALL: RobotsRules = Object.freeze({ isAllowed: () => false, crawlDelayMs: null, sitemaps: [] as string[] });
+
+/**
+ * What a robots.txt answer means for its host (RFC 9309 2.3.1; docs/crawl.md "robots.txt"):
+ * - `rules`: a 2xx answer, whose text is the rules;
+ * - `allow-all`: 4xx (404, 403, 401, 410 …) but 429: the file is unavailable, nothing is disallowed;
+ * - `unreachable`: 5xx, 429, any other status, or no answer (network failure, timeout, a body over
+ *   the size cap): the file is undefined, so the whole host is disallowed until it can be read.
+ */
+export type RobotsVerdict = 'rules' | 'allow-all' | 'unreachable';
+
+export function robotsVerdict(fetched: { status: number | null; body: string | null }): RobotsVerdict {
+  if (fetched.body !== null) return 'rules';
+  if (fetched.status !== null && fetched.status >= 400 && fetched.status < 500 && fetched.status !== 429) return 'allow-all';
+  return 'unreachable';
+}
+
+/** A short reason for an unreadable robots.txt: `HTTP 503`, or `no answer`. */
+export function robotsFailure(status: number | null): string {
+  return status === null ? 'no answer' : `HTTP ${status}`;
+}
 
 /**
  * The rules of `body` (the robots.txt at `robotsUrl`) for `userAgent`; null body = allow all.

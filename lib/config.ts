@@ -205,6 +205,15 @@ const configSchema = z.object({
   /** Subscription plans: a JSON array of {id, name, creditsPerPeriod, priceCents, currency}. */
   SUBSCRIPTION_PLANS: jsonList(planSchema).default(DEFAULT_PLANS),
   /**
+   * Crawls (docs/crawl.md "robots.txt"): a host whose robots.txt answers 5xx or 429, or cannot be
+   * reached, is "disallow all" until it can be read (RFC 9309): its pages wait, and robots.txt is
+   * fetched again after CRAWL_ROBOTS_RETRY_MS, then after as long as it has been failing (at most
+   * 5 minutes between tries). After CRAWL_ROBOTS_GIVE_UP_MS without a readable answer, the host's
+   * waiting pages are skipped (ROBOTS_DISALLOWED) and its later ones too.
+   */
+  CRAWL_ROBOTS_RETRY_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(3_600_000).default(30_000),
+  CRAWL_ROBOTS_GIVE_UP_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1000).max(7 * 86_400_000).default(1_800_000),
+  /**
    * Event webhooks (docs/webhooks.md): a failed delivery is retried by Temporal's policy, the wait
    * starting at WEBHOOK_RETRY_INITIAL_MS and doubling up to WEBHOOK_RETRY_MAX_INTERVAL_MS, for at
    * most WEBHOOK_RETRY_WINDOW_MS (24 h); each attempt waits WEBHOOK_TIMEOUT_MS for the answer.

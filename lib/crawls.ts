@@ -77,6 +77,40 @@ export interface PageRunTemplate {
 
 const CRAWL_COLUMNS = `id, "userId", "apiKeyId", kind, status, request, "workflowId", "pageCost", resumes, error, "createdAt", "startedAt", "finishedAt"`;
 
+/** `scheme://host[:port]` of a page's URL, in SQL (URLs are normalised: crawl/url.ts, so this is `new URL(url).origin`). */
+const ORIGIN_OF = (alias: string) => `substring(${alias}.url from '^[^/]*//[^/]*')`;
+
+/**
+ * The claim's filter of pages kept back: of an origin in `$avoid` (the workflow's: waiting for its
+ * politeness delay), or, when `$robots`, of an origin whose robots.txt cannot be read yet (held).
+ */
+const HELD_OUT = (alias: string, avoid: number, robots: number) =>
+  `NOT (${ORIGIN_OF(alias)} = ANY($${avoid}::text[]))
+   AND NOT ($${robots}::boolean AND EXISTS (SELECT 1 FROM crawl_host h WHERE h."crawlId" = ${alias}."crawlId" AND h."robotsRetryAt" IS NOT NULL AND h.origin = ${ORIGIN_OF(alias)}))`;
+
+/** Which queued pages a claim leaves in the frontier (`claim`'s last argument). */
+export interface FrontierHold {
+  /** Origins the workflow keeps back (one waiting for its politeness delay). */
+  avoid: readonly string[];
+  /** Keep back pages of origins whose robots.txt cannot be read yet (a crawl that respects robots.txt). */
+  robots: boolean;
+}
+
+const NO_HOLD: FrontierHold = { avoid: [], robots: false };
+
+/** robots.txt of one origin of a crawl, as crawl_host keeps it. */
+export interface CrawlHostRow {
+  robotsStatus: number | null;
+  robots: string | null;
+  crawlDelayMs: number | null;
+  /** Set while it cannot be read: its pages wait, and it is fetched again from then on. */
+  robotsRetryAt: Date | null;
+  /** When it first could not be read; with robotsRetryAt null, the crawl gave up on the host. */
+  robotsFailedSince: Date | null;
+  /** robotsRetryAt has passed (by the database's clock). */
+  robotsDue: boolean;
+}
+
 export function createCrawlStore(db: Database) {
   const q = <T>(text: string, ...values: unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values);
 
@@ -191,7 +225,7 @@ export function createCrawlStore(db: Database) {
      * next queued page in frontier order, and its scrape_run row is recorded in the same
      * transaction. Returns the pages held by these ids.
      */
-    async claim(crawlId: string, runIds: readonly string[], run: PageRunTemplate): Promise<ClaimedPage[]> {
+    async claim(crawlId: string, runIds: readonly string[], run: PageRunTemplate, hold: FrontierHold = NO_HOLD): Promise<ClaimedPage[]> {
       return db.$transaction(async (tx) => {
         const held = await tx.$queryRawUnsafe<ClaimedPage[]>(
           `SELECT seq::int8 AS seq, url, depth, "runId" FROM crawl_page WHERE "crawlId" = $1 AND "runId" = ANY($2::text[])`,
@@ -206,7 +240,7 @@ export function createCrawlStore(db: Database) {
         if (free.length) {
           const claimed = await tx.$queryRawUnsafe<ClaimedPage[]>(
             `WITH next AS (
-               SELECT seq FROM crawl_page WHERE "crawlId" = $1 AND status = 'queued' ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED
+               SELECT seq FROM crawl_page p WHERE "crawlId" = $1 AND status = 'queued' AND ${HELD_OUT('p', 4, 5)} ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED
              ), numbered AS (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM next),
              ids AS (SELECT id, n FROM unnest($2::text[]) WITH ORDINALITY AS t(id, n))
              UPDATE crawl_page p SET status = 'running', "runId" = ids.id
@@ -215,6 +249,8 @@ export function createCrawlStore(db: Database) {
             crawlId,
             free,
             free.length,
+            [...hold.avoid],
+            hold.robots,
           );
           if (claimed.length) {
             await tx.$queryRawUnsafe(
@@ -316,9 +352,10 @@ export function createCrawlStore(db: Database) {
       return row?.spent ?? 0;
     },
 
-    async host(crawlId: string, origin: string): Promise<{ robotsStatus: number | null; robots: string | null; crawlDelayMs: number | null } | null> {
-      const [row] = await q<{ robotsStatus: number | null; robots: string | null; crawlDelayMs: number | null }>(
-        `SELECT "robotsStatus", robots, "crawlDelayMs" FROM crawl_host WHERE "crawlId" = $1 AND origin = $2`,
+    async host(crawlId: string, origin: string): Promise<CrawlHostRow | null> {
+      const [row] = await q<CrawlHostRow>(
+        `SELECT "robotsStatus", robots, "crawlDelayMs", "robotsRetryAt", "robotsFailedSince", ("robotsRetryAt" IS NOT NULL AND "robotsRetryAt" <= now()) AS "robotsDue"
+         FROM crawl_host WHERE "crawlId" = $1 AND origin = $2`,
         crawlId,
         origin,
       );
@@ -330,16 +367,98 @@ export function createCrawlStore(db: Database) {
       return q(`SELECT origin, "crawlDelayMs" FROM crawl_host WHERE "crawlId" = $1 AND origin = ANY($2::text[])`, crawlId, [...origins]);
     },
 
-    /** Records an origin's robots.txt once (a second fetch by a racing activity is dropped). */
-    async saveHost(crawlId: string, origin: string, robots: { status: number | null; body: string | null; crawlDelayMs: number | null }): Promise<void> {
+    /**
+     * Records an origin's robots.txt once (a second fetch by a racing activity is dropped).
+     * `retryInMs`: it could not be read; the host is held (its pages wait) until then.
+     */
+    async saveHost(crawlId: string, origin: string, robots: { status: number | null; body: string | null; crawlDelayMs: number | null; retryInMs?: number }): Promise<void> {
+      const held = robots.retryInMs !== undefined;
       await q(
-        `INSERT INTO crawl_host ("crawlId", origin, "robotsStatus", robots, "crawlDelayMs") VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("crawlId", origin) DO NOTHING`,
+        `INSERT INTO crawl_host ("crawlId", origin, "robotsStatus", robots, "crawlDelayMs", "robotsRetryAt", "robotsFailedSince")
+         VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN now() + make_interval(secs => $7::double precision / 1000) END, CASE WHEN $6 THEN now() END)
+         ON CONFLICT ("crawlId", origin) DO NOTHING`,
         crawlId,
         origin,
         robots.status,
         robots.body,
         robots.crawlDelayMs,
+        held,
+        robots.retryInMs ?? 0,
       );
+    },
+
+    /**
+     * A held origin's robots.txt fetched again (only while it is held: one writer wins). Read
+     * (`retryInMs` absent): its rules, and the hold lifted. Still unreadable: held until `retryInMs`
+     * from now. Returns whether this call changed the row.
+     */
+    async robotsFetchedAgain(crawlId: string, origin: string, robots: { status: number | null; body: string | null; crawlDelayMs: number | null; retryInMs?: number }): Promise<boolean> {
+      const held = robots.retryInMs !== undefined;
+      const rows = await q(
+        `UPDATE crawl_host SET "robotsStatus" = $3, robots = $4, "crawlDelayMs" = $5, "fetchedAt" = now(),
+           "robotsRetryAt" = CASE WHEN $6 THEN now() + make_interval(secs => $7::double precision / 1000) END,
+           "robotsFailedSince" = CASE WHEN $6 THEN "robotsFailedSince" END
+         WHERE "crawlId" = $1 AND origin = $2 AND "robotsRetryAt" IS NOT NULL RETURNING 1`,
+        crawlId,
+        origin,
+        robots.status,
+        robots.body,
+        robots.crawlDelayMs,
+        held,
+        robots.retryInMs ?? 0,
+      );
+      return rows.length > 0;
+    },
+
+    /** A held origin given up on: no longer held, and disallowed for the rest of the crawl (robotsFailedSince stays). */
+    async giveUpRobots(crawlId: string, origin: string, status: number | null): Promise<boolean> {
+      const rows = await q(
+        `UPDATE crawl_host SET "robotsStatus" = $3, "fetchedAt" = now(), "robotsRetryAt" = NULL WHERE "crawlId" = $1 AND origin = $2 AND "robotsRetryAt" IS NOT NULL RETURNING 1`,
+        crawlId,
+        origin,
+        status,
+      );
+      return rows.length > 0;
+    },
+
+    /** The queued pages of one origin (those a hold kept back). */
+    async queuedUrlsOf(crawlId: string, origin: string): Promise<string[]> {
+      const rows = await q<{ url: string }>(`SELECT url FROM crawl_page p WHERE "crawlId" = $1 AND status = 'queued' AND ${ORIGIN_OF('p')} = $2 ORDER BY seq`, crawlId, origin);
+      return rows.map((row) => row.url);
+    },
+
+    /** Queued pages recorded skipped with `reason` (robots.txt): never fetched, not counted against `limit`. */
+    async skipQueued(crawlId: string, urls: readonly string[], reason: { code: string; message: string }): Promise<number> {
+      if (urls.length === 0) return 0;
+      const rows = await q(
+        `UPDATE crawl_page SET status = 'skipped', error = $3::jsonb, "finishedAt" = now() WHERE "crawlId" = $1 AND url = ANY($2::text[]) AND status = 'queued' RETURNING 1`,
+        crawlId,
+        [...urls],
+        JSON.stringify(reason),
+      );
+      return rows.length;
+    },
+
+    /**
+     * What a claim under `hold` left in the frontier: `held` (queued pages remain: every one of
+     * them kept back, since the claim took all it could), the held origins whose robots.txt is due
+     * to be fetched again and have pages waiting, and in how many ms the next held origin with
+     * pages waiting is due (null: none).
+     */
+    async frontierHeld(crawlId: string, robots: boolean): Promise<{ held: boolean; robotsDue: string[]; robotsDueInMs: number | null }> {
+      const [row] = await q<{ held: boolean; robotsDue: string[]; robotsDueInMs: number | null }>(
+        `WITH waiting AS (
+           SELECT h.origin, h."robotsRetryAt" FROM crawl_host h
+           WHERE $2 AND h."crawlId" = $1 AND h."robotsRetryAt" IS NOT NULL
+             AND EXISTS (SELECT 1 FROM crawl_page p WHERE p."crawlId" = $1 AND p.status = 'queued' AND ${ORIGIN_OF('p')} = h.origin)
+         )
+         SELECT EXISTS (SELECT 1 FROM crawl_page WHERE "crawlId" = $1 AND status = 'queued') AS held,
+                COALESCE((SELECT array_agg(origin ORDER BY origin) FROM waiting WHERE "robotsRetryAt" <= now()), '{}') AS "robotsDue",
+                (SELECT GREATEST(1, ceil(extract(epoch FROM min("robotsRetryAt") - now()) * 1000))::int FROM waiting WHERE "robotsRetryAt" > now() HAVING count(*) > 0) AS "robotsDueInMs"`,
+        crawlId,
+        robots,
+      );
+      return row ?? { held: false, robotsDue: [], robotsDueInMs: null };
     },
   };
 }

@@ -28,7 +28,7 @@ export const ERRORS = {
   INVALID_ORIGIN: { status: 403, retryable: false, description: 'A browser request from an origin that is not trusted (cross-site).' },
   BLACKLISTED: { status: 403, retryable: false, description: 'The target host is blacklisted.' },
   PRIVATE_TARGET: { status: 403, retryable: false, description: 'The target resolves to a private, loopback or link-local address.' },
-  ROBOTS_DISALLOWED: { status: 403, retryable: false, description: 'robots.txt disallows the URL: a crawl records the page as skipped and never fetches it (docs/crawl.md).' },
+  ROBOTS_DISALLOWED: { status: 403, retryable: false, description: 'robots.txt disallows the URL, or could not be read for CRAWL_ROBOTS_GIVE_UP_MS (RFC 9309: disallow all): a crawl records the page as skipped and never fetches it (docs/crawl.md).' },
   NOT_FOUND: { status: 404, retryable: false, description: 'No resource with that id (or the route does not exist).' },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The path exists but not with this method.' },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, description: 'An idempotency key was reused for a different operation.' },

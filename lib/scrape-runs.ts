@@ -203,11 +203,14 @@ export function createScrapeRunStore(sql: Pick<SqlPool, '$queryRaw' | 'query' | 
     /**
      * Standalone runs still queued that were recorded before `olderThanMs` ago, with their
      * workflow ids (index scrape_run_queued_idx keeps this cheap: only queued rows are in it).
+     * A crawl's page runs are left out: the crawl workflow records them itself when it claims
+     * their pages (so it exists and holds them), and a page may wait queued longer than that for
+     * its host's politeness delay (up to 60 s).
      */
     async queuedSince(olderThanMs: number, limit: number): Promise<Array<{ id: string; workflowId: string }>> {
       return sql.query<{ id: string; workflowId: string }>(
         `SELECT id, "workflowId" FROM scrape_run
-         WHERE status = 'queued' AND "flowRunId" IS NULL AND "createdAt" < now() - make_interval(secs => $1::double precision / 1000)
+         WHERE status = 'queued' AND "flowRunId" IS NULL AND "workflowId" NOT LIKE 'crawl-%' AND "createdAt" < now() - make_interval(secs => $1::double precision / 1000)
          ORDER BY "createdAt" LIMIT $2`,
         [olderThanMs, limit],
       );

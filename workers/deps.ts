@@ -49,6 +49,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     engines,
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+    crawlRobots: { retryMs: config.CRAWL_ROBOTS_RETRY_MS, giveUpMs: config.CRAWL_ROBOTS_GIVE_UP_MS },
     ...proxySettings(config),
     plans: config.SUBSCRIPTION_PLANS,
     paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),

@@ -6,7 +6,9 @@
  * retries, refund when every attempt failed), and settles it (the page's links become new pages:
  * activities/crawl.ts). Per origin, when a politeness delay applies (`per_host_delay_ms`, or a
  * larger robots.txt `Crawl-delay`), one request at a time and the next one starts at least the
- * delay after the previous one ended, timed by workflow timers.
+ * delay after the previous one ended, timed by workflow timers; a page waiting for its origin's
+ * turn holds no concurrency slot, and pages of an origin whose robots.txt cannot be read wait in
+ * the frontier until it can be (CRAWL_FREE_SLOTS_PATCH).
  *
  * Continue-as-new every CRAWL_PAGES_PER_EXECUTION pages (after the pages in flight finish): the
  * next execution needs only the crawl id and each origin's next allowed start. Credit running out
@@ -20,6 +22,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   proxyActivities,
   sleep,
   uuid4,
@@ -58,6 +61,18 @@ const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '10 secon
 /** Settling a page may fetch the robots.txt of an origin met for the first time (its own 15 s deadline). */
 const settling = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: BOOKKEEPING_RETRY });
 
+/** Fetching held origins' robots.txt again (several guarded fetches of 15 s at most, in parallel). */
+const robotsRecheck = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: BOOKKEEPING_RETRY });
+
+/**
+ * From this patch on, a page waiting for its origin's politeness delay holds no concurrency slot
+ * (the claim keeps back the origins that are not ready, and pages already claimed that wait do not
+ * count), and, when the job respects robots.txt, pages of an origin whose robots.txt cannot be read
+ * wait in the frontier until it can be (docs/crawl.md "How a crawl runs", "robots.txt").
+ * Executions started before it replay the loop they ran. Remove once none can still be open.
+ */
+export const CRAWL_FREE_SLOTS_PATCH = 'crawl-free-slots-v1';
+
 interface HostSlot {
   busy: boolean;
   /** Pages waiting for the origin, first come first served. */
@@ -75,6 +90,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     throw error;
   }
   if (!plan.proceed) return { status: 'cancelled' };
+  const freeSlots = patched(CRAWL_FREE_SLOTS_PATCH);
 
   /** Epoch ms before which an origin takes no request (carried over continue-as-new). */
   const readyAt: Record<string, number> = { ...(input.readyAt ?? {}) };
@@ -83,6 +99,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   let started = 0;
   let settled = 0;
   let exhausted = false;
+  /** Pages claimed that wait for their origin's turn (counted apart from concurrency from CRAWL_FREE_SLOTS_PATCH on). */
+  let waiting = 0;
 
   async function acquire(page: CrawlPageClaim): Promise<void> {
     if (page.delayMs <= 0) return;
@@ -91,22 +109,60 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       slot = { busy: false, waiters: [] };
       slots.set(page.origin, slot);
     }
-    if (slot.busy) {
-      // Handed over by release (busy stays true): strictly one request per origin at a time.
-      await new Promise<void>((resolve) => slot.waiters.push(resolve));
-    } else slot.busy = true;
-    const wait = (readyAt[page.origin] ?? 0) - Date.now();
-    if (wait > 0) await sleep(wait);
+    waiting++;
+    let holding = false;
+    try {
+      if (slot.busy) {
+        // Handed over by release (busy stays true): strictly one request per origin at a time.
+        await new Promise<void>((resolve) => slot.waiters.push(resolve));
+      } else slot.busy = true;
+      holding = true;
+      const wait = (readyAt[page.origin] ?? 0) - Date.now();
+      if (wait > 0) await sleep(wait);
+    } catch (error) {
+      // Cancelled while waiting its turn: the turn goes on to the next page (which, cancelled
+      // too, passes it on), so no page of the origin waits for ever.
+      if (holding) handOver(page.origin);
+      throw error;
+    } finally {
+      waiting--;
+    }
+  }
+
+  function handOver(origin: string): void {
+    const slot = slots.get(origin)!;
+    const next = slot.waiters.shift();
+    if (next) next();
+    else slot.busy = false;
+  }
+
+  /** Origins that cannot take a request now (one in flight, or its delay not over): the claim keeps their pages back. */
+  function originsNotReady(): string[] {
+    const now = Date.now();
+    const origins = new Set<string>();
+    for (const [origin, slot] of slots) if (slot.busy) origins.add(origin);
+    for (const [origin, at] of Object.entries(readyAt)) if (at > now) origins.add(origin);
+    return [...origins].sort();
+  }
+
+  /**
+   * When the first origin a claim kept back becomes ready by itself (its delay ends with no request
+   * of it in flight: one whose delay ended while the claim ran is ready now), or a held robots.txt
+   * is due. undefined: only a page settling can change anything.
+   */
+  function nextWakeMs(avoided: readonly string[], robotsDueInMs: number | null): number | undefined {
+    const now = Date.now();
+    let wake = robotsDueInMs ?? Infinity;
+    for (const origin of avoided) if (!slots.get(origin)?.busy) wake = Math.min(wake, Math.max(0, (readyAt[origin] ?? 0) - now));
+    // At least 100 ms: a timer per claim never turns the loop into a busy one.
+    return Number.isFinite(wake) ? Math.max(100, wake) : undefined;
   }
 
   function release(page: CrawlPageClaim): void {
     if (page.delayMs <= 0) return;
     // Workflow time of the task that saw the page end: never before the request really ended.
     readyAt[page.origin] = Date.now() + page.delayMs;
-    const slot = slots.get(page.origin)!;
-    const next = slot.waiters.shift();
-    if (next) next();
-    else slot.busy = false;
+    handOver(page.origin);
   }
 
   /**
@@ -165,9 +221,47 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     inFlight.set(page.runId, run);
   }
 
+  /**
+   * The loop from CRAWL_FREE_SLOTS_PATCH on: `concurrency` bounds the pages fetching, not those
+   * waiting for their origin's turn. Each claim keeps back the origins not ready (and the held
+   * robots.txt origins); when it cannot fill the free slots, the loop waits for a page to settle
+   * (it may add pages, or free its origin) or for the first kept-back origin to become ready.
+   * Returns true when the frontier is done, false when it stopped claiming (continue-as-new, credit).
+   */
+  async function claimAndRunFreely(): Promise<boolean> {
+    const fetching = () => inFlight.size - waiting;
+    for (;;) {
+      failIfBroken();
+      if (exhausted || started >= CRAWL_PAGES_PER_EXECUTION || workflowInfo().continueAsNewSuggested) {
+        await condition(() => inFlight.size === 0);
+        return false;
+      }
+      const free = Math.min(plan.concurrency - fetching(), CRAWL_PAGES_PER_EXECUTION - started);
+      if (free <= 0) {
+        await condition(() => fetching() < plan.concurrency || exhausted || broken !== undefined);
+        continue;
+      }
+      const seen = settled;
+      const avoid = originsNotReady();
+      const claim = await bookkeeping.claimCrawlFrontier({ crawlId, runIds: Array.from({ length: free }, () => uuid4()), avoid });
+      for (const page of claim.pages) launch(page);
+      if (claim.pages.length >= free) continue;
+      if (claim.robotsDue.length) {
+        await robotsRecheck.recheckCrawlRobots({ crawlId, origins: claim.robotsDue });
+        continue;
+      }
+      if (inFlight.size === 0 && !claim.held) return true;
+      // Nothing more to claim for now.
+      await condition(() => settled > seen || exhausted || broken !== undefined, nextWakeMs(avoid, claim.robotsDueInMs));
+    }
+  }
+
   let frontierDone = false;
   try {
-    for (;;) {
+    if (freeSlots) frontierDone = await claimAndRunFreely();
+    // Executions started before CRAWL_FREE_SLOTS_PATCH: the loop they ran, left inline exactly as
+    // it was (a page waiting for its origin's turn holds its slot), so they replay unchanged.
+    else for (;;) {
       failIfBroken();
       if (exhausted || started >= CRAWL_PAGES_PER_EXECUTION || workflowInfo().continueAsNewSuggested) {
         // Stop claiming; what is in flight finishes (and may still add pages for the next execution).

@@ -429,6 +429,17 @@ export interface CrawlPageClaim {
   delayMs: number;
 }
 
+/** A claim that keeps back what must wait (activities/crawl.ts claimCrawlFrontier). */
+export interface CrawlFrontierClaim {
+  pages: CrawlPageClaim[];
+  /** Queued pages were kept back (only reported when the claim took fewer pages than asked). */
+  held: boolean;
+  /** Origins whose unreadable robots.txt is due to be fetched again, with pages waiting for it. */
+  robotsDue: string[];
+  /** In how many ms the next such origin is due (null: none waiting). */
+  robotsDueInMs: number | null;
+}
+
 export type CrawlPageOutcome =
   | { status: 'succeeded'; httpStatus: number }
   | { status: 'failed'; code: string; message: string };
