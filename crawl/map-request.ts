@@ -29,6 +29,8 @@ export const mapRequestSchema = z.strictObject({
   limit: z.int({ error: integer }).min(1).max(MAP_LIMITS.maxLimit).default(MAP_LIMITS.defaultLimit),
   sitemap: z.enum(SITEMAP_MODES).default('include'),
   include_subdomains: z.boolean().default(false),
+  /** Default false: robots.txt is honoured (nothing it disallows is fetched or listed). docs/crawl.md "Map". */
+  ignore_robots: z.boolean().default(false),
 });
 
 export type MapRequest = z.output<typeof mapRequestSchema>;
@@ -38,8 +40,10 @@ export interface MapOptions {
   limit: number;
   sitemap: SitemapMode;
   includeSubdomains: boolean;
+  /** true: robots.txt is read for its `Sitemap:` lines only. Absent (maps started before it): false. */
+  ignoreRobots?: boolean;
 }
 
 export function mapOptionsOf(request: MapRequest): MapOptions {
-  return { limit: request.limit, sitemap: request.sitemap, includeSubdomains: request.include_subdomains };
+  return { limit: request.limit, sitemap: request.sitemap, includeSubdomains: request.include_subdomains, ignoreRobots: request.ignore_robots };
 }

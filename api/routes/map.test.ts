@@ -47,9 +47,11 @@ async function map(body: unknown, headers: Record<string, string> = { 'x-api-key
 
 const runCount = async () => Number((await sql<{ n: string }>(stack.databaseUrl, 'SELECT count(*) AS n FROM scrape_run'))[0]!.n);
 const abs = (path: string) => normalizeUrl(site.url + path)!;
-/** The start page and the main-host pages it links to. */
-const pageLinks = () => [abs('/'), ...site.outLinks('/').map(abs)];
-const sitemapLinks = () => site.sitemapPaths.map(abs);
+/** Paths robots.txt allows: a map honours it (docs/crawl.md "Map"; api/routes/crawl-rules.test.ts tests ignore_robots). */
+const allowed = (path: string) => !site.disallowedPaths.includes(path);
+/** The start page and the main-host pages it links to (those robots.txt allows). */
+const pageLinks = () => [abs('/'), ...site.outLinks('/').filter(allowed).map(abs)];
+const sitemapLinks = () => site.sitemapPaths.filter(allowed).map(abs);
 
 describe('POST /map', () => {
   it('lists the start page, its links and the sitemaps\' URLs on the origin, once each, for 1 credit debited once', async () => {
@@ -102,7 +104,8 @@ describe('POST /map', () => {
     const skip = await map({ url: `${site.url}/`, sitemap: 'skip' });
     expect(skip.status).toBe(200);
     expect(new Set(skip.body.links)).toEqual(new Set(pageLinks()));
-    expect(site.hits('/robots.txt') + site.hits('/sitemap_index.xml')).toBe(0);
+    // robots.txt for its rules only: no sitemap read.
+    expect([site.hits('/robots.txt'), site.hits('/sitemap_index.xml')]).toEqual([1, 0]);
 
     site.reset();
     const only = await map({ url: site.url, sitemap: 'only' });

@@ -449,7 +449,7 @@ export interface paths {
         put?: never;
         /**
          * A site's URLs without their content: the start page's links and its sitemaps' URLs (1 credit)
-         * @description Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`), at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start page's links only) or `only` (the sitemaps only). docs/crawl.md "Map".
+         * @description Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`), at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start page's links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless `ignore_robots: true`. docs/crawl.md "Map".
          */
         post: operations["postMap"];
         delete?: never;
@@ -3387,6 +3387,8 @@ export interface operations {
                     sitemap?: "include" | "skip" | "only";
                     /** @default false */
                     include_subdomains?: boolean;
+                    /** @default false */
+                    ignore_robots?: boolean;
                 };
             };
         };

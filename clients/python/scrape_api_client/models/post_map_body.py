@@ -19,12 +19,14 @@ class PostMapBody:
         limit (int | Unset):  Default: 1000.
         sitemap (PostMapBodySitemap | Unset):  Default: PostMapBodySitemap.INCLUDE.
         include_subdomains (bool | Unset):  Default: False.
+        ignore_robots (bool | Unset):  Default: False.
     """
 
     url: str
     limit: int | Unset = 1000
     sitemap: PostMapBodySitemap | Unset = PostMapBodySitemap.INCLUDE
     include_subdomains: bool | Unset = False
+    ignore_robots: bool | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
@@ -36,6 +38,8 @@ class PostMapBody:
             sitemap = self.sitemap.value
 
         include_subdomains = self.include_subdomains
+
+        ignore_robots = self.ignore_robots
 
         field_dict: dict[str, Any] = {}
 
@@ -50,6 +54,8 @@ class PostMapBody:
             field_dict["sitemap"] = sitemap
         if include_subdomains is not UNSET:
             field_dict["include_subdomains"] = include_subdomains
+        if ignore_robots is not UNSET:
+            field_dict["ignore_robots"] = ignore_robots
 
         return field_dict
 
@@ -69,11 +75,14 @@ class PostMapBody:
 
         include_subdomains = d.pop("include_subdomains", UNSET)
 
+        ignore_robots = d.pop("ignore_robots", UNSET)
+
         post_map_body = cls(
             url=url,
             limit=limit,
             sitemap=sitemap,
             include_subdomains=include_subdomains,
+            ignore_robots=ignore_robots,
         )
 
         return post_map_body

@@ -124,7 +124,9 @@ def sync_detailed(
 
      Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`),
     at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start
-    page's links only) or `only` (the sitemaps only). docs/crawl.md "Map".
+    page's links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is
+    fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless
+    `ignore_robots: true`. docs/crawl.md "Map".
 
     Args:
         body (PostMapBody):
@@ -157,7 +159,9 @@ def sync(
 
      Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`),
     at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start
-    page's links only) or `only` (the sitemaps only). docs/crawl.md "Map".
+    page's links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is
+    fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless
+    `ignore_robots: true`. docs/crawl.md "Map".
 
     Args:
         body (PostMapBody):
@@ -185,7 +189,9 @@ async def asyncio_detailed(
 
      Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`),
     at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start
-    page's links only) or `only` (the sitemaps only). docs/crawl.md "Map".
+    page's links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is
+    fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless
+    `ignore_robots: true`. docs/crawl.md "Map".
 
     Args:
         body (PostMapBody):
@@ -216,7 +222,9 @@ async def asyncio(
 
      Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`),
     at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start
-    page's links only) or `only` (the sitemaps only). docs/crawl.md "Map".
+    page's links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is
+    fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless
+    `ignore_robots: true`. docs/crawl.md "Map".
 
     Args:
         body (PostMapBody):
