@@ -7,8 +7,9 @@
  *   since passes the limit. Over the limit → 429 RATE_LIMITED with Retry-After = the seconds left
  *   in the minute. RATE_LIMIT_FLUSH_MS=0: one upsert per request instead (exact across replicas,
  *   one more statement per request).
- * - runs in flight per account (CONCURRENCY_LIMIT): standalone scrape runs and flow runs queued or
- *   running, counted through partial indexes of live runs, read in the statement that reads the
+ * - runs in flight per account (CONCURRENCY_LIMIT): standalone scrape runs, flow runs and crawl or
+ *   batch jobs queued or running (a job counts once, not its pages; a flow run once, not its
+ *   scrapes), counted through partial indexes of live runs, read in the statement that reads the
  *   balance before a run is recorded; at the limit → 429 with Retry-After 1. Check-then-start:
  *   concurrent starts of one account may pass the limit by the requests in flight at that
  *   instant (a soft limit).
@@ -50,9 +51,16 @@ const FAILURE_WINDOW = `to_timestamp(floor(extract(epoch FROM now()) / $2::int) 
 
 const MINUTE_MS = 60_000;
 
-/** The runs in flight of account $1 (served by the partial indexes of live runs). */
-const LIVE_RUNS = `((SELECT count(*) FROM scrape_run WHERE "userId" = $1 AND status IN ('queued', 'running') AND "flowRunId" IS NULL)
-  + (SELECT count(*) FROM flow_run WHERE "userId" = $1 AND status IN ('queued', 'running')))::int`;
+/**
+ * The runs in flight of account $1 (served by the partial indexes of live runs): its standalone
+ * scrape runs (scrapes, template runs, maps), its flow runs and its crawl and batch jobs, each one
+ * run. A flow run's scrapes and a job's pages are not counted: their job is, once, and its own
+ * `concurrency` bounds them (docs/operations.md "Limits"). A job's page runs carry its workflow id
+ * (`crawl-<id>`).
+ */
+const LIVE_RUNS = `((SELECT count(*) FROM scrape_run WHERE "userId" = $1 AND status IN ('queued', 'running') AND "flowRunId" IS NULL AND "workflowId" NOT LIKE 'crawl-%')
+  + (SELECT count(*) FROM flow_run WHERE "userId" = $1 AND status IN ('queued', 'running'))
+  + (SELECT count(*) FROM crawl WHERE "userId" = $1 AND status IN ('queued', 'running')))::int`;
 
 /** One key's requests in one minute, as this replica knows them. */
 interface KeyMinute {
