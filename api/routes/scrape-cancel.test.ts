@@ -192,6 +192,26 @@ describe('POST /webhook/runs/:id/cancel', () => {
     fixtures.release(hold);
   });
 
+  it("a flow run's scrape: 409 naming the flow run's cancel, the scrape left running (a flow run is cancelled whole)", async () => {
+    // Flows run on the worker processes' queue.
+    if (!stack.workerProcess()) await stack.startWorker();
+    const hold = `flow-${randomUUID()}`;
+    const flow = await api('POST', '/flows', owner, { name: 'held page', nodes: [{ id: 'page', type: 'scrape', config: { url: `${fixtures.url}/hold?key=${hold}`, options: { retry_count: 0 } } }] });
+    expect(flow.status).toBe(201);
+    const run = await api('POST', `/flows/${String(flow.body.id)}/runs`, owner);
+    expect(run.status).toBe(202);
+    const flowRunId = run.body.id as string;
+    const scrape = await waitFor("the flow's scrape under way", async () =>
+      (await sql<{ id: string }>(stack.databaseUrl, `SELECT id FROM scrape_run WHERE "flowRunId" = $1 AND status = 'running'`, [flowRunId]))[0],
+    );
+    const refused = await cancel(scrape.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', id: scrape.id, flow_run_id: flowRunId, links: { cancel: `/flows/${String(flow.body.id)}/runs/${flowRunId}/cancel` } });
+    expect((await rowOf(scrape.id)).status).toBe('running');
+    expect([200, 202]).toContain((await api('POST', `/flows/${String(flow.body.id)}/runs/${flowRunId}/cancel`, owner)).status);
+    fixtures.release(hold);
+  });
+
   it("another account's run is 403, an unknown one 404, a finished one 409 (left as it was)", async () => {
     const done = await api('POST', '/webhook/unblocker', owner, { url: `${fixtures.url}/page/1` });
     expect(done.status).toBe(200);
