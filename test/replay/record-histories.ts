@@ -191,6 +191,29 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    produces: {
+      'scrapeLaneWorkflow.http-run-cancelled':
+        'an http lane whose running run is cancelled by its owner (POST /webhook/runs/:id/cancel): its first attempt stopped, the lane\'s cancelRun Signal, the cancel recorded again by a local activity',
+    },
+    async run(ctx): Promise<Recording[]> {
+      const hold = `replay-cancel-${randomUUID()}`;
+      const held = await scrape(ctx, { url: `${ctx.fixtures.url}/hold?key=${hold}`, async: true, options: { retry_count: 0 } });
+      await waitFor('the held run under way', async () => {
+        const [row] = await sql<{ status: string }>(ctx.stack.databaseUrl, 'SELECT status::text AS status FROM scrape_run WHERE id = $1', [held.id]);
+        return row?.status === 'running';
+      });
+      await ok(ctx.api('POST', `/webhook/runs/${held.id}/cancel`), 200, 'cancel the run');
+      ctx.fixtures.release(hold);
+      return [
+        {
+          name: 'scrapeLaneWorkflow.http-run-cancelled',
+          workflowId: held.workflowId,
+          covers: { 'local-activity:scrapeFirstAttempts': 1, 'signal:cancelRun': 1, 'local-activity:cancelScrapes': 1, 'end:completed': 1 },
+        },
+      ];
+    },
+  },
+  {
     produces: { 'scrapeLaneWorkflow.browser-batches': 'a browser lane on the browser queue: three batches (one by start, two by Signal), each page a local activity, one page retried' },
     async run(ctx): Promise<Recording[]> {
       const url = ctx.fixtures.url;
@@ -273,7 +296,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     produces: {
-      'crawlWorkflow.first-execution': 'a crawl\'s first execution: sitemap skipped, robots.txt read, a politeness delay (timers), continued as new when the server suggested it',
+      'crawlWorkflow.first-execution': 'a crawl\'s first execution: sitemap skipped, robots.txt read, a politeness delay (the claim keeps the origin back, a timer wakes the loop: crawl-free-slots-v1), continued as new when the server suggested it',
       'crawlWorkflow.last-execution': 'the same crawl\'s last execution: started from the continue-as-new input, it claims what is left of the frontier, closes the crawl and emits crawl.completed',
     },
     async run(ctx): Promise<Recording[]> {
@@ -304,9 +327,14 @@ const SCENARIOS: Scenario[] = [
       const first = executions[0]!;
       const last = executions[executions.length - 1]!;
       return [
-        { name: 'crawlWorkflow.first-execution', workflowId: first.workflowId, runId: first.runId, covers: { 'activity:openCrawl': 1, 'activity:claimCrawlPages': 1, 'activity:debitCredit': 1, 'activity:fetchPage': 1, 'activity:settleCrawlPage': 1, timer: 1, 'continue-as-new': 1 } },
+        {
+          name: 'crawlWorkflow.first-execution',
+          workflowId: first.workflowId,
+          runId: first.runId,
+          covers: { 'activity:openCrawl': 1, 'patch:crawl-free-slots-v1': 1, 'activity:claimCrawlFrontier': 1, 'activity:debitCredit': 1, 'activity:fetchPage': 1, 'activity:settleCrawlPage': 1, timer: 1, 'continue-as-new': 1 },
+        },
         // How many pages the last execution still fetches depends on when the server suggested continuing.
-        { name: 'crawlWorkflow.last-execution', workflowId: last.workflowId, runId: last.runId, covers: { 'activity:openCrawl': 1, 'activity:claimCrawlPages': 1, 'activity:closeCrawl': 1, 'local-activity:emitWebhookEvents': 1, 'end:completed': 1 } },
+        { name: 'crawlWorkflow.last-execution', workflowId: last.workflowId, runId: last.runId, covers: { 'activity:openCrawl': 1, 'patch:crawl-free-slots-v1': 1, 'activity:claimCrawlFrontier': 1, 'activity:closeCrawl': 1, 'local-activity:emitWebhookEvents': 1, 'end:completed': 1 } },
       ];
     },
   },
