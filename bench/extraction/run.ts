@@ -14,7 +14,7 @@
  *       only, never a product dependency: a venv with `pip install trafilatura lxml_html_clean`)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Readability } from '@mozilla/readability';
@@ -63,15 +63,26 @@ const extractors: Record<string, Extractor> = {
 };
 
 /**
- * The extractor of another revision (`--baseline <rev>`), from scrape/main-content.ts as committed
- * there, copied beside this file (git ignores it) so that its imports resolve the same packages.
+ * The extractor of another revision (`--baseline <rev>`): scrape/main-content.ts, or the folder
+ * scrape/main-content/, as committed there, copied beside this file (git ignores the copy) so that
+ * its imports resolve the same packages.
  */
 function baselineExtractor(): Record<string, Extractor> {
   if (!baseline) return {};
-  const file = path.join(__dirname, '.baseline-main-content.ts');
-  writeFileSync(file, execFileSync('git', ['show', `${baseline}:scrape/main-content.ts`], { cwd: __dirname }));
+  const git = (...a: string[]): Buffer => execFileSync('git', a, { cwd: __dirname, stdio: ['ignore', 'pipe', 'ignore'] });
+  const dir = path.join(__dirname, '.baseline-main-content');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  let files: string[] = [];
+  try {
+    files = git('ls-tree', '--name-only', `${baseline}:scrape/main-content/`).toString().split('\n').filter((f) => f.endsWith('.ts'));
+  } catch {
+    // a revision from before the folder: one file
+  }
+  if (files.length > 0) for (const f of files) writeFileSync(path.join(dir, f), git('show', `${baseline}:scrape/main-content/${f}`));
+  else writeFileSync(path.join(dir, 'index.ts'), git('show', `${baseline}:scrape/main-content.ts`));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at run time from the revision asked
-  const old = require(file) as { extractMainContent: (html: string, url: string) => string | null };
+  const old = require(path.join(dir, 'index.ts')) as { extractMainContent: (html: string, url: string) => string | null };
   return {
     [`ours@${baseline}`]: (p) => {
       const html = old.extractMainContent(p.html, p.url);
