@@ -39,6 +39,7 @@ const REGION_HOLDS_ARTICLE = 0.9;
  */
 const LINKY_ARTICLE = 0.25;
 const PLAIN_REGION = 0.1;
+const REGION_HOLDS_MOST = 0.5;
 
 export interface MainContentOptions {
   /** The page's heading as an <h1> at the top of the content (default true); false leaves it out. */
@@ -84,30 +85,24 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
  * the region is then the answer.
  */
 function readabilityArticle(document: Doc): Element | null {
-  let result: Element | null = null;
+  let article: Element | null = null;
   try {
-    runReadability(document, (node) => {
-      result = node;
-    });
+    new Readability(document as unknown as Document, {
+      maxElemsToParse: MAX_ELEMENTS,
+      // Classes are needed by postClean; they are dropped after it, as Readability would.
+      keepClasses: true,
+      // Readability serialises its own wrapper <div id="readability-page-1">: keep the element
+      // itself, finish it in extractMainContent.
+      serializer: (node) => {
+        article = node as Element;
+        return '';
+      },
+    }).parse();
   } catch {
     return null;
   }
-  const article = result as Element | null;
-  return article?.querySelector('#readability-page-1') ?? article;
-}
-
-function runReadability(document: Doc, keep: (node: Element) => void): void {
-  new Readability(document as unknown as Document, {
-    maxElemsToParse: MAX_ELEMENTS,
-    // Classes are needed by postClean; they are dropped after it, as Readability would.
-    keepClasses: true,
-    // Readability serialises its own wrapper <div id="readability-page-1">: keep the element
-    // itself, finish it in extractMainContent.
-    serializer: (node) => {
-      keep(node as Element);
-      return '';
-    },
-  }).parse();
+  const found = article as Element | null;
+  return found?.querySelector('#readability-page-1') ?? found;
 }
 
 /** Whether an extraction has enough text, not mostly link text, to be content. */
@@ -119,7 +114,7 @@ function choose(article: Element | null, region: Element | null): Element | null
   if (!contentLike(article)) return region;
   const held = shareOfWordsIn(article, region);
   if (held >= REGION_HOLDS_ARTICLE && textLength(region) >= REGION_OVER_ARTICLE * textLength(article)) return region;
-  if (held >= 0.5 && linkDensity(article) >= LINKY_ARTICLE && linkDensity(region) < PLAIN_REGION) return region;
+  if (held >= REGION_HOLDS_MOST && linkDensity(article) >= LINKY_ARTICLE && linkDensity(region) < PLAIN_REGION) return region;
   return article;
 }
 
