@@ -83,6 +83,8 @@ function baselineExtractor(): Record<string, Extractor> {
   else writeFileSync(path.join(dir, 'index.ts'), git('show', `${baseline}:scrape/main-content.ts`));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at run time from the revision asked
   const old = require(path.join(dir, 'index.ts')) as { extractMainContent: (html: string, url: string) => string | null };
+  // Loaded (with its own imports): the copy goes, so that no linter or compiler finds it.
+  rmSync(dir, { recursive: true, force: true });
   return {
     [`ours@${baseline}`]: (p) => {
       const html = old.extractMainContent(p.html, p.url);

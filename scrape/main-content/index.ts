@@ -33,13 +33,6 @@ const MAX_LINK_DENSITY = 0.5;
  */
 const REGION_OVER_ARTICLE = 4;
 const REGION_HOLDS_ARTICLE = 0.9;
-/**
- * Or when Readability's article is this link-heavy and the region, holding most of it, is nearly
- * free of links: Readability kept a box of links (related stories) that the region left out.
- */
-const LINKY_ARTICLE = 0.25;
-const PLAIN_REGION = 0.1;
-const REGION_HOLDS_MOST = 0.5;
 
 export interface MainContentOptions {
   /** The page's heading as an <h1> at the top of the content (default true); false leaves it out. */
@@ -114,7 +107,6 @@ function choose(article: Element | null, region: Element | null): Element | null
   if (!contentLike(article)) return region;
   const held = shareOfWordsIn(article, region);
   if (held >= REGION_HOLDS_ARTICLE && textLength(region) >= REGION_OVER_ARTICLE * textLength(article)) return region;
-  if (held >= REGION_HOLDS_MOST && linkDensity(article) >= LINKY_ARTICLE && linkDensity(region) < PLAIN_REGION) return region;
   return article;
 }
 
