@@ -153,6 +153,11 @@ function main(): void {
     const t = c.ms.length ? `${quantile(c.ms, 0.5).toFixed(1)} | ${quantile(c.ms, 0.95).toFixed(1)}` : '– | –';
     lines.push(`| ${set} | ${split} | ${c.scores.length} | ${name} | ${m.f1.toFixed(3)} | ${m.precision.toFixed(3)} | ${m.recall.toFixed(3)} | ${c.nulls} | ${t} |`);
   }
+  // Every page of every set pooled, per extractor: the time figures of small sets are too noisy alone.
+  for (const name of [...new Set([...cells.keys()].map((k) => k.split('/')[2]!))].sort()) {
+    const ms = [...cells].filter(([k]) => k.endsWith(`/${name}`)).flatMap(([, c]) => c.ms);
+    if (ms.length > 0) lines.push(`| all | all | ${ms.length} | ${name} | – | – | – | – | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.95).toFixed(1)} |`);
+  }
   if (perPage) console.log(pageRows.join('\n'));
   const report = lines.join('\n');
   console.log(report);

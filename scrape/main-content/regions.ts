@@ -75,13 +75,13 @@ function scoreElements(root: Element): Walk {
     }
     if (node.nodeType !== 1) continue;
     const el = node as Element;
-    const tag = el.tagName.toLowerCase();
+    const tag = el.localName;
     if (SKIPPED.has(tag)) continue;
     const myBlock = BLOCKS.has(tag) ? el : block;
     stack.push([el, myBlock, inLink, true]);
     const link = inLink || tag === 'a';
-    const children = Array.from(el.childNodes);
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, myBlock, link, false]);
+    // Children in any order: an element's value is a sum, and its exit comes after all of them.
+    for (let c = el.firstChild; c; c = c.nextSibling) stack.push([c, myBlock, link, false]);
   }
   return { score, order };
 }
