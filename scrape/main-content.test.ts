@@ -1,6 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { MAX_DEPTH, MAX_INPUT_CHARS, estimatedDepth, extractMainContent, stripScripts } from './main-content';
 import { pageHeading } from './main-content/heading';
+import { densestRegion } from './main-content/regions';
 
 const paragraph = (n: number): string =>
   `<p>Paragraph ${n} of the story: the harbour authority said on Tuesday that the new breakwater, built over three winters, had already halved the damage done by storms to the fishing fleet, and that a second phase would start in spring.</p>`;
@@ -126,5 +127,15 @@ describe('extractMainContent', () => {
     // A <noscript> notice beside the rendered content stays out of it.
     const rendered = `<html><body><article><h1>Pump stops</h1>${posts}${paragraph(1)}</article><noscript>Please enable JavaScript to use this site.</noscript></body></html>`;
     expect(extractMainContent(rendered, 'https://forum.example/t/1')).not.toContain('enable JavaScript');
+  });
+
+  it('takes the densest region as a copy, leaving the document Readability reads next as it was', () => {
+    const links = Array.from({ length: 8 }, (_, i) => `<li><a href="/more/${i}">More story ${i}</a></li>`).join('');
+    const { document } = parseHTML(`<html><body><nav><a href="/">Home</a></nav><div id="story">${paragraph(1)}<ul id="more">${links}</ul>${paragraph(2)}</div></body></html>`);
+    const before = document.body.innerHTML;
+    const region = densestRegion(document.body)!;
+    expect(region.textContent).toContain('Paragraph 2 of the story');
+    expect(region.textContent).not.toContain('More story 3');
+    expect(document.body.innerHTML).toBe(before);
   });
 });

@@ -56,9 +56,9 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
     const base = documentBase(document, baseUrl);
     const heading = pageHeading(document);
     preClean(document);
-    // Taken before Readability, which rewrites the document as it scores it.
-    const region = densestRegion(document.body)?.cloneNode(true) as Element | undefined;
-    const content = choose(readabilityArticle(document), region ?? null);
+    // A copy taken before Readability, which rewrites the document as it scores it.
+    const region = densestRegion(document.body);
+    const content = choose(readabilityArticle(document), region);
     if (!content) return null;
     postClean(content);
     for (const el of Array.from(content.querySelectorAll('[class]'))) el.removeAttribute('class');

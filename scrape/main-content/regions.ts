@@ -86,7 +86,13 @@ function scoreElements(root: Element): Walk {
   return { score, order };
 }
 
-/** The densest text region under root, or null when nothing scores above zero. */
+/** Marks, for the time of the copy, the elements the region's copy leaves out. */
+const DROP_MARK = 'data-region-drop';
+
+/**
+ * A copy of the densest text region under root, without its link lists; null when nothing scores
+ * above zero. The document itself is left as it was (Readability reads it next).
+ */
 export function densestRegion(root: Element): Element | null {
   const { score, order } = scoreElements(root);
   let best: Element | null = null;
@@ -108,14 +114,22 @@ export function densestRegion(root: Element): Element | null {
     if (!next) break;
     best = next;
   }
-  pruneLinkLists(best, score);
-  return best;
+  const dropped = markLinkLists(best, score);
+  const copy = best.cloneNode(true) as Element;
+  for (const el of dropped) el.removeAttribute(DROP_MARK);
+  for (const el of Array.from(copy.querySelectorAll(`[${DROP_MARK}]`))) el.remove();
+  return copy;
 }
 
-/** Remove link lists and link-heavy boxes (related articles, tag lists, pagers) inside the region. */
-function pruneLinkLists(region: Element, score: Map<Element, number>): void {
+/** Marks the link lists and link-heavy boxes (related articles, tag lists, pagers) and forms inside the region, outermost only. */
+function markLinkLists(region: Element, score: Map<Element, number>): Element[] {
+  const marked: Element[] = [];
   for (const el of Array.from(region.querySelectorAll('ul, ol, dl, div, section, table, form'))) {
-    if (!region.contains(el) || (score.get(el) ?? 0) >= 0) continue;
-    if (el.tagName.toLowerCase() === 'form' || linkDensity(el) > LINK_BLOCK) el.remove();
+    if ((score.get(el) ?? 0) >= 0 || el.parentElement?.closest(`[${DROP_MARK}]`)) continue;
+    if (el.localName === 'form' || linkDensity(el) > LINK_BLOCK) {
+      el.setAttribute(DROP_MARK, '');
+      marked.push(el);
+    }
   }
+  return marked;
 }
