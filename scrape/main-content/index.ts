@@ -33,6 +33,12 @@ const MAX_LINK_DENSITY = 0.5;
  */
 const REGION_OVER_ARTICLE = 4;
 const REGION_HOLDS_ARTICLE = 0.9;
+/**
+ * A page that says it is an article (schema.org JSON-LD, Open Graph, microdata) keeps Readability's
+ * article whenever it found one: a region four times its size there is the article with its
+ * comments, related stories or sidebars, which Readability is right to leave out.
+ */
+const ARTICLE_JSON_LD = /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|BackgroundNewsArticle|TechArticle|ScholarlyArticle|BlogPosting|LiveBlogPosting|Report)"/;
 
 export interface MainContentOptions {
   /** The page's heading as an <h1> at the top of the content (default true); false leaves it out. */
@@ -55,10 +61,12 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
     if (document.querySelectorAll('*').length > MAX_ELEMENTS) return null;
     const base = documentBase(document, baseUrl);
     const heading = pageHeading(document);
+    // JSON-LD is read from the raw input: its <script> is gone from the parsed one.
+    const isArticle = declaresArticle(document) || ARTICLE_JSON_LD.test(html.length > MAX_INPUT_CHARS ? html.slice(0, MAX_INPUT_CHARS) : html);
     preClean(document);
     // A copy taken before Readability, which rewrites the document as it scores it.
     const region = densestRegion(document.body);
-    const content = choose(readabilityArticle(document), region);
+    const content = choose(readabilityArticle(document), region, isArticle);
     if (!content) return null;
     postClean(content);
     for (const el of Array.from(content.querySelectorAll('[class]'))) el.removeAttribute('class');
@@ -102,12 +110,18 @@ function readabilityArticle(document: Doc): Element | null {
 const contentLike = (el: Element | null): el is Element => el !== null && textLength(el) >= MIN_TEXT_CHARS && linkDensity(el) <= MAX_LINK_DENSITY;
 
 /** Readability's article, unless the densest region is clearly the better extraction (or Readability found nothing). */
-function choose(article: Element | null, region: Element | null): Element | null {
+function choose(article: Element | null, region: Element | null, isArticle: boolean): Element | null {
   if (!contentLike(region)) return contentLike(article) ? article : null;
   if (!contentLike(article)) return region;
+  if (isArticle) return article;
   const held = shareOfWordsIn(article, region);
-  if (held >= REGION_HOLDS_ARTICLE && textLength(region) >= REGION_OVER_ARTICLE * textLength(article)) return region;
-  return article;
+  return held >= REGION_HOLDS_ARTICLE && textLength(region) >= REGION_OVER_ARTICLE * textLength(article) ? region : article;
+}
+
+/** Whether the page's Open Graph type or microdata say it is an article. */
+function declaresArticle(document: Doc): boolean {
+  const ogType = document.querySelectorAll('meta[property="og:type"]')[0]?.getAttribute('content') ?? '';
+  return ogType.trim().toLowerCase() === 'article' || document.querySelectorAll('[itemprop="articleBody"]').length > 0;
 }
 
 const wordsOf = (el: Element): string[] => (el.textContent ?? '').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
