@@ -1,5 +1,5 @@
 import { parseHTML } from 'linkedom';
-import { MAX_DEPTH, MAX_INPUT_CHARS, estimatedDepth, extractMainContent, stripScripts } from './main-content';
+import { MAX_DEPTH, MAX_INPUT_CHARS, choose, estimatedDepth, extractMainContent, stripScripts } from './main-content';
 import { pageHeading } from './main-content/heading';
 import { densestRegion } from './main-content/regions';
 
@@ -137,5 +137,19 @@ describe('extractMainContent', () => {
     expect(region.textContent).toContain('Paragraph 2 of the story');
     expect(region.textContent).not.toContain('More story 3');
     expect(document.body.innerHTML).toBe(before);
+  });
+
+  it("replaces Readability's article by the region holding it and four times its text, unless the page declares an article", () => {
+    const { document } = parseHTML(`<html><body><div id="article">${paragraph(1)}</div><div id="region">${[1, 2, 3, 4, 5].map(paragraph).join('')}</div></body></html>`);
+    const article = document.querySelector('#article')!;
+    const region = document.querySelector('#region')!;
+    expect(choose(article, region, false)).toBe(region);
+    expect(choose(article, region, true)).toBe(article);
+    // Less than four times the text: Readability's article stays.
+    region.lastElementChild!.remove();
+    region.lastElementChild!.remove();
+    expect(choose(article, region, false)).toBe(article);
+    // Readability found nothing: the region, article or not.
+    expect(choose(null, region, true)).toBe(region);
   });
 });

@@ -109,8 +109,8 @@ function readabilityArticle(document: Doc): Element | null {
 /** Whether an extraction has enough text, not mostly link text, to be content. */
 const contentLike = (el: Element | null): el is Element => el !== null && textLength(el) >= MIN_TEXT_CHARS && linkDensity(el) <= MAX_LINK_DENSITY;
 
-/** Readability's article, unless the densest region is clearly the better extraction (or Readability found nothing). */
-function choose(article: Element | null, region: Element | null, isArticle: boolean): Element | null {
+/** Readability's article, unless the densest region is clearly the better extraction (or Readability found nothing). Exported for its test. */
+export function choose(article: Element | null, region: Element | null, isArticle: boolean): Element | null {
   if (!contentLike(region)) return contentLike(article) ? article : null;
   if (!contentLike(article)) return region;
   if (isArticle) return article;
