@@ -1,4 +1,7 @@
-import { MAX_DEPTH, MAX_INPUT_CHARS, estimatedDepth, extractMainContent, stripScripts } from './main-content';
+import { parseHTML } from 'linkedom';
+import { MAX_DEPTH, MAX_INPUT_CHARS, choose, estimatedDepth, extractMainContent, stripScripts } from './main-content';
+import { pageHeading } from './main-content/heading';
+import { densestRegion } from './main-content/regions';
 
 const paragraph = (n: number): string =>
   `<p>Paragraph ${n} of the story: the harbour authority said on Tuesday that the new breakwater, built over three winters, had already halved the damage done by storms to the fishing fleet, and that a second phase would start in spring.</p>`;
@@ -80,5 +83,73 @@ describe('extractMainContent', () => {
 
   it('strips script and style text in one pass, case-insensitively', () => {
     expect(stripScripts('a<SCRIPT type="x">1<2</script >b<style>p{}</STYLE>c<script>open')).toBe('abc');
+  });
+
+  it("opens the content with the page's heading, once; heading: false leaves it out", () => {
+    const html = extractMainContent(ARTICLE_PAGE, 'https://harbour.example/2026/story')!;
+    expect(html).toMatch(/^<h1>Breakwater halves storm damage<\/h1>/);
+    expect(html.split('Breakwater halves storm damage')).toHaveLength(2);
+    const without = extractMainContent(ARTICLE_PAGE, 'https://harbour.example/2026/story', { heading: false })!;
+    expect(without).not.toContain('Breakwater halves storm damage');
+    expect(without).toContain('Paragraph 1 of the story');
+  });
+
+  it("finds the page's heading: the <h1> the title names, else og:title, else the title without the site's name", () => {
+    const doc = (html: string) => parseHTML(html).document;
+    expect(pageHeading(doc('<title>Storm season | Harbour Times</title><h1>Harbour Times</h1><article><h1>Storm season ahead</h1></article>'))).toBe('Storm season ahead');
+    expect(pageHeading(doc('<title>Harbour Times</title><h1>Harbour Times</h1><main><h1>Tides</h1></main>'))).toBe('Tides');
+    expect(pageHeading(doc('<head><meta property="og:title" content="Open graph title"><title>T - S</title></head><p>x</p>'))).toBe('Open graph title');
+    expect(pageHeading(doc('<title>Harbour Times – A long story about the breakwater</title><p>x</p>'))).toBe('A long story about the breakwater');
+    expect(pageHeading(doc('<p>no title at all</p>'))).toBeNull();
+  });
+
+  it('keeps every post of a forum thread, not only the longest', () => {
+    const post = (n: number, words: number) =>
+      `<div class="post"><div class="author"><a href="/u/${n}">user${n}</a> <span>May ${n}, 2024</span></div>` +
+      `<div class="body"><p>${`Post ${n} says the pump stops after an hour and the reset does not help at all. `.repeat(words)}</p></div>` +
+      `<div class="actions"><a href="/reply">Reply</a> <a href="/quote">Quote</a> <a href="/report">Report</a></div></div>`;
+    const menu = Array.from({ length: 12 }, (_, i) => `<li><a href="/c/${i}">Category ${i}</a></li>`).join('');
+    const page = `<html><head><title>Pump stops after an hour - Forum</title></head><body>
+      <div class="top"><ul>${menu}</ul></div>
+      <div class="thread"><h1>Pump stops after an hour</h1>${post(1, 8)}${post(2, 3)}${post(3, 2)}${post(4, 3)}${post(5, 2)}</div>
+      <div class="side"><ul>${menu}</ul></div></body></html>`;
+    const html = extractMainContent(page, 'https://forum.example/t/1')!;
+    for (const n of [1, 2, 3, 4, 5]) expect(html).toContain(`Post ${n} says`);
+    expect(html).not.toContain('Category 3');
+    expect(html).toMatch(/^<h1>Pump stops after an hour<\/h1>/);
+  });
+
+  it('reads content served inside <noscript> for clients without scripts, and only then', () => {
+    const posts = [1, 2, 3].map((n) => `<div class="post"><p>Reply ${n}: the pump needs a new seal, the old one cracked in the cold and leaked overnight.</p></div>`).join('');
+    const served = `<html><body><div id="app">Loading…</div><noscript><h1>Pump stops</h1>${posts}</noscript></body></html>`;
+    const html = extractMainContent(served, 'https://forum.example/t/1')!;
+    for (const n of [1, 2, 3]) expect(html).toContain(`Reply ${n}:`);
+    // A <noscript> notice beside the rendered content stays out of it.
+    const rendered = `<html><body><article><h1>Pump stops</h1>${posts}${paragraph(1)}</article><noscript>Please enable JavaScript to use this site.</noscript></body></html>`;
+    expect(extractMainContent(rendered, 'https://forum.example/t/1')).not.toContain('enable JavaScript');
+  });
+
+  it('takes the densest region as a copy, leaving the document Readability reads next as it was', () => {
+    const links = Array.from({ length: 8 }, (_, i) => `<li><a href="/more/${i}">More story ${i}</a></li>`).join('');
+    const { document } = parseHTML(`<html><body><nav><a href="/">Home</a></nav><div id="story">${paragraph(1)}<ul id="more">${links}</ul>${paragraph(2)}</div></body></html>`);
+    const before = document.body.innerHTML;
+    const region = densestRegion(document.body)!;
+    expect(region.textContent).toContain('Paragraph 2 of the story');
+    expect(region.textContent).not.toContain('More story 3');
+    expect(document.body.innerHTML).toBe(before);
+  });
+
+  it("replaces Readability's article by the region holding it and four times its text, unless the page declares an article", () => {
+    const { document } = parseHTML(`<html><body><div id="article">${paragraph(1)}</div><div id="region">${[1, 2, 3, 4, 5].map(paragraph).join('')}</div></body></html>`);
+    const article = document.querySelector('#article')!;
+    const region = document.querySelector('#region')!;
+    expect(choose(article, region, false)).toBe(region);
+    expect(choose(article, region, true)).toBe(article);
+    // Less than four times the text: Readability's article stays.
+    region.lastElementChild!.remove();
+    region.lastElementChild!.remove();
+    expect(choose(article, region, false)).toBe(article);
+    // Readability found nothing: the region, article or not.
+    expect(choose(null, region, true)).toBe(region);
   });
 });

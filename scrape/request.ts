@@ -89,6 +89,8 @@ export const scrapeRequestSchema = z.strictObject({
   formats: formats.optional(),
   /** Absent means true (kept absent so requests without it are stored as before). */
   only_main_content: z.boolean().optional(),
+  /** Absent means true: the page's heading opens the main content (docs/scraping.md "Main content"). */
+  include_heading: z.boolean().optional(),
   include_tags: tagSelectors.optional(),
   exclude_tags: tagSelectors.optional(),
   // Event webhooks (docs/webhooks.md): async requests only (see crossFieldProblems).

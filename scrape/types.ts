@@ -138,7 +138,7 @@ export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_tags' | 'exclude_tags'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;

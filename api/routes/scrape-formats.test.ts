@@ -102,6 +102,27 @@ describe.each(['http', 'browser'] as const)('%s mode', (mode) => {
     expect(body.screenshot).toBeUndefined();
   });
 
+  it("opens the main content with the page's heading unless include_heading is false", async () => {
+    const { status, body } = await scrape({ url: `${fixtures.url}/article`, mode, formats: ['html', 'markdown', 'text'] });
+    expect(status).toBe(200);
+    // The article's <h1>, once, at the top of each content format.
+    expect(body.markdown).toMatch(/^# Tide pools of the north coast\n\nTide pools form where the sea/);
+    expect(body.html).toMatch(/^<h1>Tide pools of the north coast<\/h1>/);
+    expect(body.text).toMatch(/^Tide pools of the north coast\n\nTide pools form where the sea/);
+    for (const field of [body.markdown!, body.html!, body.text!]) expect(field.split('Tide pools of the north coast')).toHaveLength(2);
+
+    const without = await scrape({ url: `${fixtures.url}/article`, mode, formats: ['html', 'markdown', 'text'], include_heading: false });
+    expect(without.status).toBe(200);
+    expect(without.body.markdown).toMatch(/^Tide pools form where the sea/);
+    for (const field of [without.body.markdown!, without.body.html!, without.body.text!]) expect(field).not.toContain('Tide pools of the north coast');
+    // The rest of the content is the same either way.
+    expect(body.markdown!.replace('# Tide pools of the north coast\n\n', '')).toBe(without.body.markdown);
+
+    const notBool = await scrape({ url: `${fixtures.url}/article`, mode, formats: ['markdown'], include_heading: 'no' });
+    expect(notBool.status).toBe(400);
+    expect(notBool.body.message).toMatch(/^include_heading /);
+  });
+
   it('keeps the default answer (no formats) as before, and combines formats with selectors', async () => {
     const legacy = await scrape({ url: `${fixtures.url}/article`, mode });
     expect(legacy.status).toBe(200);

@@ -1,16 +1,17 @@
 // Tuning aid (development split only): what our extractor adds and misses on one page.
-//   node --import tsx bench/extraction/debug-page.ts <page name prefix>
+//   node --import tsx bench/extraction/debug-page.ts <set>/<page name prefix>   (or a name prefix alone)
 import { extractMainContent } from '../../scrape/main-content';
 import { loadPages } from './pages';
 import { htmlToText, scoreTokens, tokenize } from './score';
 
-const prefix = process.argv[2] ?? '';
-for (const page of loadPages().filter((p) => p.name.startsWith(prefix))) {
-  if (page.split !== 'dev') { console.log(`${page.name}: held out, not shown`); continue; }
-  const html = extractMainContent(page.html, page.url);
+const wanted = process.argv[2] ?? '';
+const [setPart, namePart] = wanted.includes('/') ? wanted.split('/') : [undefined, wanted];
+for (const page of loadPages().filter((p) => p.name.startsWith(namePart ?? '') && (!setPart || p.set === setPart))) {
+  if (page.split !== 'dev') { console.log(`${page.set}/${page.name}: held out, not shown`); continue; }
+  const html = extractMainContent(page.html, page.url, { heading: page.headingExpected });
   const text = html === null ? '' : htmlToText(html);
   const s = scoreTokens(tokenize(text), tokenize(page.expected));
-  console.log(`== ${page.set}/${page.name} ${page.url} f1=${s.f1.toFixed(3)} p=${s.precision.toFixed(3)} r=${s.recall.toFixed(3)}`);
+  console.log(`== ${page.set}/${page.name} ${page.url} f1=${s.f1.toFixed(3)} p=${s.precision.toFixed(3)} r=${s.recall.toFixed(3)}${html === null ? ' (null)' : ''}`);
   const exp = new Set(tokenize(page.expected));
   const got = new Set(tokenize(text));
   // Sentences (runs between block boundaries) of the extraction, marking those mostly absent from the expectation.

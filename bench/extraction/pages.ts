@@ -1,22 +1,38 @@
 // The evaluation pages (README.md: provenance, split, licences).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { decodeHtml } from '../../scrape/charset';
+import type { LocalPage } from './import-local-sets';
 import { htmlToText } from './score';
 
 export type SplitName = 'dev' | 'heldout';
 export interface Page {
-  set: 'readability' | 'zyte';
+  /** readability, zyte, or a set of data-local (modern-<kind>, daniel-<language>, portal). */
+  set: string;
   name: string;
   split: SplitName;
   url: string;
   html: string;
   /** The expected article text. */
   expected: string;
+  /**
+   * Whether the expected text opens with the page's heading (the annotators kept it): the
+   * extractors' heading is then scored with their content, else left out (Zyte's articleBody,
+   * Readability's expected.html and the modern set's main_content leave the headline out).
+   */
+  headingExpected: boolean;
 }
 
 const dataDir = path.join(__dirname, 'data');
+/** The further sets, imported locally by import-local-sets.ts (git ignores them: README.md says why). */
+const localDir = path.join(__dirname, 'data-local');
+
+/** Modern pages scored per kind (of 70–450 each), picked by a hash of their name: bounds the run time. */
+const MODERN_PER_KIND = 60;
+/** The modern set's page kinds, grouped: blog with article, collection with listing. */
+const MODERN_KIND: Record<string, string> = { article: 'article', blog: 'article', forum: 'forum', product: 'product', service: 'service', documentation: 'docs', listing: 'listing', collection: 'listing' };
 
 /**
  * Deterministic split: the first byte of sha256("extraction-bench/" + set + "/" + name); below
@@ -38,15 +54,47 @@ export function loadPages(): Page[] {
     const html = brotliDecompressSync(readFileSync(path.join(rDir, file))).toString('utf8');
     const expectedHtml = brotliDecompressSync(readFileSync(path.join(rDir, `${name}.expected.html.br`))).toString('utf8');
     // The URL readability's own test-suite parses these pages with.
-    pages.push({ set: 'readability', name, split: splitOf('readability', name), url: 'http://fakehost/test/page.html', html, expected: htmlToText(expectedHtml) });
+    pages.push({ set: 'readability', name, split: splitOf('readability', name), url: 'http://fakehost/test/page.html', html, expected: htmlToText(expectedHtml), headingExpected: false });
   }
   const zDir = path.join(dataDir, 'zyte');
   const truth = JSON.parse(brotliDecompressSync(readFileSync(path.join(zDir, 'ground-truth.json.br'))).toString('utf8')) as Record<string, { url: string; articleBody: string }>;
   for (const [name, item] of Object.entries(truth).sort(([a], [b]) => a.localeCompare(b))) {
     const html = gunzipSync(readFileSync(path.join(zDir, `${name}.html.gz`))).toString('utf8');
-    pages.push({ set: 'zyte', name, split: splitOf('zyte', name), url: item.url || 'http://example.invalid/', html, expected: item.articleBody });
+    pages.push({ set: 'zyte', name, split: splitOf('zyte', name), url: item.url || 'http://example.invalid/', html, expected: item.articleBody, headingExpected: false });
   }
-  return pages;
+  return [...pages, ...loadLocalPages()];
+}
+
+function readLocal(source: string): LocalPage[] {
+  const file = path.join(localDir, `${source}.jsonl.br`);
+  if (!existsSync(file)) {
+    console.error(`(set ${source} not imported: bench/extraction/README.md says how)`);
+    return [];
+  }
+  return brotliDecompressSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LocalPage);
+}
+
+/** The page's text as the http engine makes it of the bytes served without a charset. */
+const decoded = (p: LocalPage): string => decodeHtml(Buffer.from(p.html, 'base64'), 'text/html');
+
+function loadLocalPages(): Page[] {
+  const pages: Page[] = [];
+  const rank = (name: string): string => createHash('sha256').update(`extraction-bench/modern-pick/${name}`).digest('hex');
+  const perKind = new Map<string, number>();
+  for (const p of readLocal('modern').sort((a, b) => rank(a.name).localeCompare(rank(b.name)))) {
+    const set = `modern-${MODERN_KIND[p.kind] ?? 'other'}`;
+    const n = perKind.get(set) ?? 0;
+    if (n >= MODERN_PER_KIND) continue;
+    perKind.set(set, n + 1);
+    pages.push({ set, name: p.name, split: splitOf('modern', p.name), url: p.url, html: decoded(p), expected: p.expected, headingExpected: false });
+  }
+  for (const p of readLocal('daniel')) {
+    pages.push({ set: `daniel-${p.lang}`, name: p.name, split: splitOf('daniel', p.name), url: p.url, html: decoded(p), expected: p.expected, headingExpected: true });
+  }
+  for (const p of readLocal('portal')) {
+    pages.push({ set: 'portal', name: p.name, split: splitOf('portal', p.name), url: p.url, html: decoded(p), expected: p.expected, headingExpected: true });
+  }
+  return pages.sort((a, b) => a.set.localeCompare(b.set) || a.name.localeCompare(b.name));
 }
 
 /** The benchmark's stored trafilatura 2.0.0 output for the Zyte pages (name → article text). */

@@ -4,6 +4,7 @@ import { splitOf } from './pages';
 describe('extraction benchmark scoring', () => {
   it('tokenises text content lower-cased on non-letter/digit characters', () => {
     expect(tokenize("Don't STOP—the 2nd café!")).toEqual(['don', 't', 'stop', 'the', '2nd', 'café']);
+    expect(tokenize('細菌型感冒 ok2 流感')).toEqual(['細', '菌', '型', '感', '冒', 'ok2', '流', '感']);
     expect(htmlToText('<p>end</p><p>start<br>next</p><script>no</script>')).toMatch(/^\s*end\s+start\s+next\s*$/);
   });
 

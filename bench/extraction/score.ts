@@ -2,9 +2,19 @@
 import * as cheerio from 'cheerio';
 import type { AnyNode } from 'domhandler';
 
-/** Lower-cased tokens: maximal runs of Unicode letters, marks and digits. */
+/** Scripts written without spaces between words: each character is a token of its own. */
+const UNSPACED = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}])/u;
+
+/**
+ * Lower-cased tokens: maximal runs of Unicode letters, marks and digits, with each Han, kana or
+ * Thai character apart (else a Chinese sentence would be one token, all or nothing).
+ */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u).filter((t) => t.length > 0);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .flatMap((run) => (UNSPACED.test(run) ? run.split(UNSPACED) : [run]))
+    .filter((t) => t.length > 0);
 }
 
 // Elements whose boundaries separate words even when the markup has no whitespace there

@@ -79,6 +79,17 @@ describe('renderFormats', () => {
     expect(main).not.toContain('Accept all');
     expect(whole).toMatch(/^We use cookies\. Accept all\n\nFixture Site\n\nHome Guides About/);
   });
+
+  it("puts the page's heading on top of the main content, unless include_heading is false", () => {
+    const withHeading = renderFormats(ARTICLE_HTML, facts, ['markdown', 'text']);
+    expect(withHeading.markdown).toMatch(/^# Tide pools of the north coast\n\nTide pools form where/);
+    expect(withHeading.text).toMatch(/^Tide pools of the north coast\n\nTide pools form where/);
+    const without = renderFormats(ARTICLE_HTML, facts, ['markdown'], { include_heading: false });
+    expect(without.markdown).toMatch(/^Tide pools form where/);
+    // The whole body keeps its own <h1> where it is, whatever include_heading says.
+    const whole = renderFormats(ARTICLE_HTML, facts, ['markdown'], { only_main_content: false, include_heading: false });
+    expect(whole.markdown).toContain('# Tide pools of the north coast\n\n');
+  });
 });
 
 describe('textOf', () => {
@@ -108,7 +119,7 @@ describe('charset', () => {
   });
 });
 
-describe('request: formats, only_main_content, include_tags, exclude_tags', () => {
+describe('request: formats, only_main_content, include_heading, include_tags, exclude_tags', () => {
   const reject = (body: unknown): AppError => {
     try {
       parseScrapeRequest(body);
@@ -121,9 +132,11 @@ describe('request: formats, only_main_content, include_tags, exclude_tags', () =
   it('leaves requests without them as they were', () => {
     expect(parseScrapeRequest({ url: BASE })).not.toHaveProperty('formats');
     expect(parseScrapeRequest({ url: BASE })).not.toHaveProperty('only_main_content');
-    expect(parseScrapeRequest({ url: BASE, formats: ['markdown'], only_main_content: false, include_tags: ['main'], exclude_tags: ['.ad'] })).toMatchObject({
+    expect(parseScrapeRequest({ url: BASE })).not.toHaveProperty('include_heading');
+    expect(parseScrapeRequest({ url: BASE, formats: ['markdown'], only_main_content: false, include_heading: false, include_tags: ['main'], exclude_tags: ['.ad'] })).toMatchObject({
       formats: ['markdown'],
       only_main_content: false,
+      include_heading: false,
       include_tags: ['main'],
       exclude_tags: ['.ad'],
     });
@@ -133,6 +146,7 @@ describe('request: formats, only_main_content, include_tags, exclude_tags', () =
     expect(reject({ url: BASE, formats: ['png'] }).messages).toMatch(/^formats\.0 must name formats among/);
     expect(reject({ url: BASE, formats: ['screenshot@fullPage'] }).messages).toBe('formats "screenshot@fullPage" is only available in browser mode');
     expect(reject({ url: BASE, formats: ['html'], include_tags: ['a[['] })).toMatchObject({ code: 'INVALID_SELECTOR' });
+    expect(reject({ url: BASE, formats: ['html'], include_heading: 'yes' }).messages).toMatch(/^include_heading /);
   });
   it('prices a screenshot +1, other formats nothing', () => {
     expect(scrapeCost(parseScrapeRequest({ url: BASE, formats: ['markdown', 'links', 'metadata', 'rawHtml', 'html', 'text'] }))).toBe(1);

@@ -10,8 +10,9 @@
  *
  * The content of html, markdown and text: the elements matching `include_tags` when given (in
  * document order, outermost only), else the main content (`only_main_content`, default true;
- * scrape/main-content.ts; the <body> when it finds nothing article-like), else the <body>; then
- * `exclude_tags` removed, then cleaned (scrape/formats/dom.ts `cleanTree`).
+ * scrape/main-content/; the page's heading on top as an <h1> unless `include_heading` is false;
+ * the <body> when it finds nothing content-like), else the <body>; then `exclude_tags` removed,
+ * then cleaned (scrape/formats/dom.ts `cleanTree`).
  */
 import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
@@ -28,6 +29,7 @@ const CONTENT_FORMATS: readonly OutputFormat[] = ['html', 'markdown', 'text'];
 
 export interface ContentOptions {
   only_main_content?: boolean;
+  include_heading?: boolean;
   include_tags?: readonly string[];
   exclude_tags?: readonly string[];
 }
@@ -43,7 +45,7 @@ export function contentOf($: CheerioAPI, rawHtml: string, base: string, options:
     tree = parseFragment(outermost.map((el) => $.html(el)).join(''));
     root = tree.root();
   } else {
-    const main = options.only_main_content !== false ? extractMainContent(rawHtml, base) : null;
+    const main = options.only_main_content !== false ? extractMainContent(rawHtml, base, { heading: options.include_heading !== false }) : null;
     if (main !== null) {
       tree = parseFragment(main);
       root = tree.root();

@@ -2971,6 +2971,7 @@ export interface operations {
                     async?: boolean;
                     formats?: ("rawHtml" | "html" | "markdown" | "text" | "links" | "metadata" | "screenshot" | "screenshot@fullPage")[];
                     only_main_content?: boolean;
+                    include_heading?: boolean;
                     include_tags?: string[];
                     exclude_tags?: string[];
                     webhook?: {

@@ -54,6 +54,7 @@ class PostWebhookUnblockerBody:
         async_ (bool | Unset):  Default: False.
         formats (list[PostWebhookUnblockerBodyFormatsItem] | Unset):
         only_main_content (bool | Unset):
+        include_heading (bool | Unset):
         include_tags (list[str] | Unset):
         exclude_tags (list[str] | Unset):
         webhook (PostWebhookUnblockerBodyWebhook | Unset):
@@ -73,6 +74,7 @@ class PostWebhookUnblockerBody:
     async_: bool | Unset = False
     formats: list[PostWebhookUnblockerBodyFormatsItem] | Unset = UNSET
     only_main_content: bool | Unset = UNSET
+    include_heading: bool | Unset = UNSET
     include_tags: list[str] | Unset = UNSET
     exclude_tags: list[str] | Unset = UNSET
     webhook: PostWebhookUnblockerBodyWebhook | Unset = UNSET
@@ -144,6 +146,8 @@ class PostWebhookUnblockerBody:
 
         only_main_content = self.only_main_content
 
+        include_heading = self.include_heading
+
         include_tags: list[str] | Unset = UNSET
         if not isinstance(self.include_tags, Unset):
             include_tags = self.include_tags
@@ -191,6 +195,8 @@ class PostWebhookUnblockerBody:
             field_dict["formats"] = formats
         if only_main_content is not UNSET:
             field_dict["only_main_content"] = only_main_content
+        if include_heading is not UNSET:
+            field_dict["include_heading"] = include_heading
         if include_tags is not UNSET:
             field_dict["include_tags"] = include_tags
         if exclude_tags is not UNSET:
@@ -322,6 +328,8 @@ class PostWebhookUnblockerBody:
 
         only_main_content = d.pop("only_main_content", UNSET)
 
+        include_heading = d.pop("include_heading", UNSET)
+
         include_tags = cast(list[str], d.pop("include_tags", UNSET))
 
         exclude_tags = cast(list[str], d.pop("exclude_tags", UNSET))
@@ -354,6 +362,7 @@ class PostWebhookUnblockerBody:
             async_=async_,
             formats=formats,
             only_main_content=only_main_content,
+            include_heading=include_heading,
             include_tags=include_tags,
             exclude_tags=exclude_tags,
             webhook=webhook,

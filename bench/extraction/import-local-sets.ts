@@ -1,0 +1,112 @@
+// Import of the benchmark's further sets (README.md in this folder: provenance, licences, why they
+// are not committed) from local git copies of their public repositories into `data-local/`, which
+// git ignores. Usage:
+//   node --import tsx bench/extraction/import-local-sets.ts \
+//     --modern <git dir of Murrough-Foley/web-content-extraction-benchmark (or its copy tiptopjaw/…)> \
+//     --daniel <git dir of rundimeco/waddle> \
+//     --portal <git dir of ppke-nlpg/CleanPortalEval>
+// Each set becomes one file `data-local/<source>.jsonl.br`: a JSON line per page with the page's raw
+// bytes (base64, as the site served them: the bench decodes them as the product does), its URL,
+// kind, language and expected text. Any subset of the three options may be given.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gunzipSync } from 'node:zlib';
+import { htmlToText } from './score';
+
+/** A page as stored in data-local (pages.ts reads it back). */
+export interface LocalPage { name: string; url: string; kind: string; lang: string; html: string /* base64 */; expected: string }
+
+/** DAnIEL: pages per language (of 350–480), picked by a hash of their name, to bound the run time. */
+const DANIEL_PER_LANGUAGE = 120;
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const outDir = path.join(__dirname, 'data-local');
+mkdirSync(outDir, { recursive: true });
+
+const git = (dir: string, ...a: string[]): Buffer => execFileSync('git', ['--git-dir', dir, ...a], { maxBuffer: 1 << 30 });
+const list = (dir: string, under: string): string[] => git(dir, 'ls-tree', '-r', '--name-only', 'HEAD', under).toString().split('\n').filter(Boolean);
+const commitOf = (dir: string): string => git(dir, 'rev-parse', 'HEAD').toString().trim();
+
+function save(source: string, pages: LocalPage[], origin: string): void {
+  const body = pages.map((p) => JSON.stringify(p)).join('\n');
+  writeFileSync(path.join(outDir, `${source}.jsonl.br`), brotliCompressSync(Buffer.from(body), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+  writeFileSync(path.join(outDir, `${source}.SOURCE`), `${origin}\n`);
+  const kinds = new Map<string, number>();
+  for (const p of pages) kinds.set(`${p.kind}/${p.lang}`, (kinds.get(`${p.kind}/${p.lang}`) ?? 0) + 1);
+  console.log(`${source}: ${pages.length} pages`, Object.fromEntries(kinds));
+}
+
+// --- Murrough-Foley/web-content-extraction-benchmark: 1,000 pages of 2025–26, page kinds ---------
+const modern = option('--modern');
+if (modern) {
+  const pages: LocalPage[] = [];
+  for (const file of list(modern, 'benchmark/ground-truth')) {
+    const id = /(\d+)\.json$/.exec(file)?.[1];
+    if (!id) continue;
+    const truth = JSON.parse(git(modern, 'show', `HEAD:${file}`).toString()) as {
+      url: string; _internal?: { page_type?: { primary?: string } }; ground_truth: { main_content: string };
+    };
+    let raw: Buffer;
+    try {
+      raw = gunzipSync(git(modern, 'show', `HEAD:release/html/${id}.html.gz`));
+    } catch {
+      continue; // a ground truth without its page
+    }
+    const kind = truth._internal?.page_type?.primary ?? 'article';
+    pages.push({ name: id, url: truth.url, kind, lang: 'en', html: raw.toString('base64'), expected: truth.ground_truth.main_content });
+  }
+  save('modern', pages, `https://github.com/Murrough-Foley/web-content-extraction-benchmark (copy read: tiptopjaw/web-content-extraction-benchmark) commit ${commitOf(modern)}: release/html/*.html.gz, benchmark/ground-truth/*.json (main_content, page_type); Apache-2.0`);
+}
+
+// --- DAnIEL corpus v2.1 (Lejeune & Zhu 2018), in rundimeco/waddle: news in 5 languages --------
+const daniel = option('--daniel');
+if (daniel) {
+  const root = 'corpora/Corpus_daniel_v2.1';
+  const languages = JSON.parse(git(daniel, 'show', `HEAD:${root}/doc_lg.json`).toString()) as Record<string, string>;
+  const code: Record<string, string> = { English: 'en', Chinese: 'zh', Russian: 'ru', Greek: 'el', Polish: 'pl' };
+  const references = new Set(list(daniel, `${root}/reference`).map((f) => path.basename(f)));
+  const byLanguage = new Map<string, string[]>();
+  for (const file of list(daniel, `${root}/html`)) {
+    const name = path.basename(file);
+    const lang = code[languages[name] ?? ''];
+    if (!lang || !references.has(name)) continue;
+    byLanguage.set(lang, [...(byLanguage.get(lang) ?? []), name]);
+  }
+  const pages: LocalPage[] = [];
+  const rank = (name: string): string => createHash('sha256').update(`extraction-bench/daniel-pick/${name}`).digest('hex');
+  for (const [lang, names] of byLanguage) {
+    for (const name of names.sort((a, b) => rank(a).localeCompare(rank(b))).slice(0, DANIEL_PER_LANGUAGE)) {
+      const raw = git(daniel, 'show', `HEAD:${root}/html/${name}`);
+      // The references are UTF-8 text in <p> paragraphs (the title first).
+      const expected = htmlToText(git(daniel, 'show', `HEAD:${root}/reference/${name}`).toString('utf8'));
+      // Names are <date>_<host>_<hash>: the host is the page's site (the corpus keeps no full URL).
+      const host = name.split('_')[1] ?? 'example.invalid';
+      pages.push({ name, url: `http://${host}/`, kind: 'news', lang, html: raw.toString('base64'), expected });
+    }
+  }
+  save('daniel', pages, `https://github.com/rundimeco/waddle commit ${commitOf(daniel)}: corpora/Corpus_daniel_v2.1/{html,reference}, doc_lg.json (${DANIEL_PER_LANGUAGE} pages per language by hash); GPL-3.0 (the repository's licence)`);
+}
+
+// --- CleanPortalEval (Endrédy & Novák 2013): 70 pages of 4 English news portals and blogs, CleanEval format -----------
+const portal = option('--portal');
+if (portal) {
+  const pages: LocalPage[] = [];
+  for (const file of list(portal, 'input')) {
+    const m = /^input\/(.+)\.html?$/.exec(file);
+    if (!m) continue;
+    let gold: string;
+    try {
+      gold = git(portal, 'show', `HEAD:GoldStandard/${m[1]}.txt`).toString('utf8');
+    } catch {
+      continue;
+    }
+    // CleanEval format: a "URL: …" line, then text blocks opened by <p>, <h> or <l>.
+    const url = /^\s*URL:\s*(\S+)/m.exec(gold)?.[1] ?? 'http://example.invalid/';
+    const expected = gold.replace(/^\s*URL:.*$/m, '').replace(/<[phl]>/g, '\n').replace(/&#0?39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    pages.push({ name: m[1]!, url, kind: 'portal', lang: 'en', html: git(portal, 'show', `HEAD:${file}`).toString('base64'), expected });
+  }
+  save('portal', pages, `https://github.com/ppke-nlpg/CleanPortalEval commit ${commitOf(portal)}: input/*.html, GoldStandard/*.txt; no licence stated (evaluation use, not redistributed)`);
+}
