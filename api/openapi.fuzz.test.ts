@@ -35,6 +35,8 @@ beforeAll(async () => {
       NODE_OPTIONS: `--require ${path.join(fuzzDir, 'offline-dns.cjs')}`,
       // A flow run or template run waited for answers 504 with its id after this long.
       SYNC_TIMEOUT_MS: '15000',
+      // Payments on (the development provider), so their routes are fuzzed past the 503 of a service without payments.
+      PAYMENT_PROVIDER: 'local',
     },
   });
 }, 600_000);
