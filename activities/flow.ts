@@ -6,11 +6,11 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { parseScrapeRequest, scrapeCost } from '../scrape/request';
-import { flowRunCreditsByNode, scrapeRunCredits } from '../lib/credit';
-import { type Database, toJsonColumn } from '../lib/db';
-import { AppError, ERRORS } from '../lib/errors';
-import type { Logger } from '../lib/logger';
-import { notify } from '../lib/notifications';
+import { flowRunCreditsByNode, scrapeRunCredits } from '../accounts/credit';
+import { type Database, toJsonColumn } from '../platform/db';
+import { AppError, ERRORS } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import { notify } from '../notifications/notifications';
 import {
   FLOW_HTML_OUTPUT_LIMIT,
   type FlowNodeError,
@@ -21,8 +21,8 @@ import {
   type ForeachSummary,
   type ScrapeRequestPayload,
 } from '../workflows/definitions';
-import type { Blacklist } from './scrape/blacklist';
-import type { HttpEngine } from './scrape/http';
+import type { Blacklist } from '../scrape/blacklist';
+import type { HttpEngine } from '../scrape/http/engine';
 
 export interface FlowActivityDeps {
   db: Database;

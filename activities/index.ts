@@ -1,42 +1,42 @@
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import type { WorkerMetrics } from '../lib/metrics';
-import type { RunningAttempts } from '../lib/running-attempts';
-import type { ScrapeRunStore } from '../lib/scrape-runs';
-import type { SqlClient } from '../lib/sql';
+import type { Database } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import type { WorkerMetrics } from '../platform/metrics';
+import type { RunningAttempts } from '../scrape/running-attempts';
+import type { ScrapeRunStore } from '../scrape/runs';
+import type { SqlClient } from '../platform/sql';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
 import { createCrawlActivities } from './crawl';
 import { createFlowActivities } from './flow';
-import type { Plan } from '../lib/config';
-import type { PeriodCharger } from '../lib/payments/provider';
+import type { Plan } from '../platform/config';
+import type { PeriodCharger } from '../billing/payments/provider';
 import { createSubscriptionActivities } from './subscriptions';
 import { SCRAPE_ENGINES, type ScrapeMode } from '../scrape/engines';
 import type { ScrapeActivityOutput } from '../workflows/definitions';
-import type { Blacklist } from './scrape/blacklist';
-import type { Engines } from './scrape/engines';
-import type { HttpEngine } from './scrape/http';
+import type { Blacklist } from '../scrape/blacklist';
+import type { Engines } from '../scrape/engine-implementations';
+import type { HttpEngine } from '../scrape/http/engine';
 import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
-import type { WebhookSender } from '../lib/webhooks/deliver';
-import type { WebhookSettings } from '../lib/webhooks/settings';
+import type { WebhookSender } from '../webhooks/deliver';
+import type { WebhookSettings } from '../webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
 import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
 
 export interface ActivityDeps {
   db: Database;
-  /** Plain SQL for the hot path of a scrape (lib/sql.ts). */
+  /** Plain SQL for the hot path of a scrape (platform/sql.ts). */
   sql: SqlClient;
-  /** The scrape_run row's owner (lib/scrape-runs.ts). */
+  /** The scrape_run row's owner (scrape/runs.ts). */
   runs: ScrapeRunStore;
   /** Told when a run finishes in this process (the API process answers from it). */
   runEvents?: RunEvents;
-  /** The scrape attempts running in this process, by run (lib/running-attempts.ts). */
+  /** The scrape attempts running in this process, by run (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;
-  /** The scrape engines this process holds (activities/scrape/engines.ts). */
+  /** The scrape engines this process holds (scrape/engine-implementations.ts). */
   engines: Engines;
   /** Flow webhooks are posted through it (not a scrape). */
   httpEngine: HttpEngine;

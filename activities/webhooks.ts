@@ -6,11 +6,11 @@
  * policy; `failWebhookDelivery` records a delivery whose retries are over.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import { emitEvents } from '../lib/webhooks/events';
-import type { WebhookSender } from '../lib/webhooks/deliver';
-import type { WebhookSettings } from '../lib/webhooks/settings';
+import type { Database } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import { emitEvents } from '../webhooks/events';
+import type { WebhookSender } from '../webhooks/deliver';
+import type { WebhookSettings } from '../webhooks/settings';
 import type { EmittedWebhookEvents, WebhookEventSource } from '../workflows/definitions';
 
 export interface WebhookEmitDeps {

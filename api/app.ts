@@ -1,12 +1,12 @@
 import express, { type Express } from 'express';
-import type { Blacklist } from '../activities/scrape/blacklist';
-import type { Auth } from '../lib/auth';
-import type { Config } from '../lib/config';
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import type { Metrics } from '../lib/metrics';
-import type { SqlPool } from '../lib/sql';
-import type { LazyTemporalClient } from '../lib/temporal-client';
+import type { Blacklist } from '../scrape/blacklist';
+import type { Auth } from '../accounts/auth';
+import type { Config } from '../platform/config';
+import type { Database } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
+import type { SqlPool } from '../platform/sql';
+import type { LazyTemporalClient } from '../platform/temporal-client';
 import type { TaskQueues } from '../workflows/definitions';
 import type { ApiKeyVerifier } from './api-key-cache';
 import { apiKeyUsable, createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
@@ -27,7 +27,7 @@ import { pricingRouteTable } from './routes/pricing';
 import { notificationRouteTable } from './routes/notifications';
 import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
-import { paymentProviderFromConfig } from '../lib/payments/service';
+import { paymentProviderFromConfig } from '../billing/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
 import { mapRouteTable } from './routes/map';
 import { scrapeRunRouteTable } from './routes/scrape-runs';
@@ -37,7 +37,7 @@ import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
-import type { RunningAttempts } from '../lib/running-attempts';
+import type { RunningAttempts } from '../scrape/running-attempts';
 
 export interface AppDeps {
   config: Config;
@@ -48,7 +48,7 @@ export interface AppDeps {
   sql: SqlPool;
   temporal: LazyTemporalClient;
   queues: TaskQueues;
-  /** The auth library (lib/auth.ts): sessions and API keys. */
+  /** The auth library (accounts/auth.ts): sessions and API keys. */
   auth: Auth;
   /** API keys, verified through the auth plugin and cached until revoked (api/api-key-cache.ts). */
   apiKeys: ApiKeyVerifier;
@@ -57,7 +57,7 @@ export interface AppDeps {
   scrapes: ScrapeDispatcher;
   /** Requests per API key and runs in flight per account (api/limits.ts); createApp sets it from the config. */
   limits?: Limits;
-  /** The scrape attempts this process runs (its worker's), so a cancel stops one at once (lib/running-attempts.ts). */
+  /** The scrape attempts this process runs (its worker's), so a cancel stops one at once (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
 }
 

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { z } from 'zod';
-import { parseConfig } from '../lib/config';
+import { parseConfig } from '../platform/config';
 import type { AppDeps } from './app';
 import { MESSAGES } from './middleware/auth';
 import { errorHandler } from './middleware/errors';

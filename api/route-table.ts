@@ -13,7 +13,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '../lib/errors';
+import { AppError, type ErrorCode } from '../platform/errors';
 import type { AppDeps } from './app';
 import { type AuthContext, authenticate } from './middleware/auth';
 import { MALFORMED_ID_MESSAGE, idSchema } from './params';

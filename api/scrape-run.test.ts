@@ -2,7 +2,7 @@
  * replayScrapeRun (the answer to an Idempotency-Key repeat), its collaborators stubbed: a run it
  * waited for that ended never started is not the request's outcome.
  */
-import type { FinishedRun } from '../lib/scrape-runs';
+import type { FinishedRun } from '../scrape/runs';
 import type { AppDeps } from './app';
 import { ResourceNeverStarted } from './idempotency';
 import { replayScrapeRun } from './scrape-run';

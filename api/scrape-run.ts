@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { checkTarget, resolvePublicHost } from '../scrape/guard';
-import { getBalance } from '../lib/credit';
-import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../lib/errors';
-import type { FinishedRun } from '../lib/scrape-runs';
+import { getBalance } from '../accounts/credit';
+import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../platform/errors';
+import type { FinishedRun } from '../scrape/runs';
 import type { StoredResult } from '../scrape/types';
 import type { AppDeps } from './app';
 import type { AuthContext } from './middleware/auth';

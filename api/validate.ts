@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { AppError } from '../lib/errors';
-import { installZodMessages } from '../lib/zod-messages';
+import { AppError } from '../platform/errors';
+import { installZodMessages } from '../platform/zod-messages';
 
 installZodMessages();
 

@@ -7,7 +7,7 @@
  * or deleted). Another replica learns of a new endpoint within that time.
  */
 import type { AppDeps } from './app';
-import { type WebhookGuard, type WebhookSettings, createWebhookGuard, webhookSettings } from '../lib/webhooks/settings';
+import { type WebhookGuard, type WebhookSettings, createWebhookGuard, webhookSettings } from '../webhooks/settings';
 
 export interface ApiWebhooks {
   settings: WebhookSettings;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { createHttpEngine, type HttpEngine } from '../activities/scrape/http';
-import { listenOnLoopback } from '../lib/runtime/free-port';
+import { createHttpEngine, type HttpEngine } from '../scrape/http/engine';
+import { listenOnLoopback } from '../platform/free-port';
 import { matchesBlacklist } from '../scrape/guard';
 import { createProxyRotation, parseProxyUrls } from '../scrape/proxies';
 import { startCrawlSite, type CrawlSite } from '../test/fixtures/crawl-site';

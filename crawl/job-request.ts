@@ -6,9 +6,9 @@
  * exactly what `POST /webhook/unblocker` accepts, minus `url`, `async` and `webhook`).
  */
 import { z } from 'zod';
-import { AppError } from '../lib/errors';
-import { absoluteHttpUrl } from '../lib/zod-messages';
-import { webhookSpecSchema } from '../lib/webhooks/spec';
+import { AppError } from '../platform/errors';
+import { absoluteHttpUrl } from '../platform/zod-messages';
+import { webhookSpecSchema } from '../webhooks/spec';
 import { issueMessage } from '../api/validate';
 import { type ScrapeRequest, parseScrapeRequest, scrapeCost } from '../scrape/request';
 import type { ScrapeRequestPayload } from '../workflows/definitions';

@@ -10,9 +10,9 @@
  * (5xx, 429, no answer) fails the attempt (RFC 9309: disallow all until it can be read), which is
  * retried like a failing start page.
  */
-import type { HttpEngine } from '../activities/scrape/http';
+import type { HttpEngine } from '../scrape/http/engine';
 import type { Engine } from '../activities/scrape/run-scrape';
-import { AppError } from '../lib/errors';
+import { AppError } from '../platform/errors';
 import type { PageLink, ScrapeResult } from '../scrape/types';
 import { type DiscoveryDeps, discoverSitemaps, fetchRobots } from './fetch';
 import { MAP_LIMITS, type MapOptions } from './map-request';

@@ -3,7 +3,7 @@
  * does them and which request fields it supports. The request schema's cross-field rules, the
  * price list, the API's dispatch, the workflows and the workers' wiring all read this table, so
  * adding an engine is its implementation (one file under activities/scrape/) plus a line here and
- * a line in the workers' table (activities/scrape/engines.ts); the compiler names each slot.
+ * a line in the workers' table (scrape/engine-implementations.ts); the compiler names each slot.
  *
  * Pure data with no imports: workflows read it inside Temporal's sandbox.
  */

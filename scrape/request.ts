@@ -9,13 +9,13 @@
  * (INVALID_SELECTOR, also 400), so no work starts for a request that cannot succeed.
  */
 import { z } from 'zod';
-import { absoluteHttpUrl } from '../lib/zod-messages';
-import { AppError } from '../lib/errors';
+import { absoluteHttpUrl } from '../platform/zod-messages';
+import { AppError } from '../platform/errors';
 import { assertValidCss, validateSelectors } from './selectors';
 import { refusedHeaderReason } from './headers';
 import { PROXY_CHOICES } from './proxies';
 import { issueMessage } from '../api/validate';
-import { webhookSpecSchema } from '../lib/webhooks/spec';
+import { webhookSpecSchema } from '../webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, isScreenshotFormat, modesSupporting } from './engines';
 import { OUTPUT_FORMATS } from './types';
 

@@ -29,7 +29,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import {
   CRAWL_PAGES_PER_EXECUTION,
   type CrawlPageClaim,

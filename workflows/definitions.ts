@@ -4,7 +4,7 @@
  */
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequest } from '../scrape/request';
-import type { WebhookSpec } from '../lib/webhooks/spec';
+import type { WebhookSpec } from '../webhooks/spec';
 import type { MapOptions } from '../crawl/map-request';
 
 /** Task queues, optionally prefixed (TASK_QUEUE_PREFIX) so deployments or tests can share a server. */

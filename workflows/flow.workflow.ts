@@ -27,7 +27,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import {
   FOREACH_ITEMS_PER_EXECUTION,
   MAX_REPORTED_ITEM_FAILURES,

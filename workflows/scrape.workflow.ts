@@ -18,7 +18,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities, PageActivity } from '../activities';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import type { FailedScrape } from '../activities/scrape/run-scrape';
 import {
   type FirstAttemptOutcome,

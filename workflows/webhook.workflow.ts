@@ -14,7 +14,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import { type WebhookDeliveryWorkflowInput, type WebhookEventSource, workflowIds } from './definitions';
 
 const bookkeeping = proxyLocalActivities<Activities>({

@@ -10,7 +10,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
-import type { Engines } from './engines';
+import type { Engines } from '../../scrape/engine-implementations';
 import { type Engine, type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {

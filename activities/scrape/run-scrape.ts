@@ -1,23 +1,23 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../lib/credit';
-import type { Database } from '../../lib/db';
-import { AppError, ERRORS } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
-import type { WorkerMetrics } from '../../lib/metrics';
-import { notifyLowCreditIfCrossed } from '../../lib/notifications';
-import type { RunningAttempts } from '../../lib/running-attempts';
-import type { FinishedRun, ScrapeRunStore } from '../../lib/scrape-runs';
+import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../accounts/credit';
+import type { Database } from '../../platform/db';
+import { AppError, ERRORS } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { WorkerMetrics } from '../../platform/metrics';
+import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
+import type { RunningAttempts } from '../../scrape/running-attempts';
+import type { FinishedRun, ScrapeRunStore } from '../../scrape/runs';
 import type { StoredResult } from '../../scrape/types';
-import { type SqlClient, untilDatabaseAnswers } from '../../lib/sql';
+import { type SqlClient, untilDatabaseAnswers } from '../../platform/sql';
 import {
   type ScrapeActivityOutput,
   type ScrapeRequestPayload,
   defaultAttemptTimeoutMs,
   scrapeCreditKeys,
 } from '../../workflows/definitions';
-import type { Blacklist } from './blacklist';
+import type { Blacklist } from '../../scrape/blacklist';
 import { type ProxyRotation, createProxyRotation } from '../../scrape/proxies';
-import type { Config } from '../../lib/config';
+import type { Config } from '../../platform/config';
 import type { ProxyEndpoint } from '../../scrape/proxies';
 import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
 
@@ -60,7 +60,7 @@ export interface ScrapeActivityDeps {
   proxies?: ProxyRotation;
   /** PROXY_STICKY: a flow run keeps one proxy per target host while it works. */
   proxySticky?: boolean;
-  /** The attempts running in this process, so a cancel of one run stops its fetch alone (lib/running-attempts.ts). */
+  /** The attempts running in this process, so a cancel of one run stops its fetch alone (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
 }
 
@@ -115,7 +115,7 @@ async function noteDebit(deps: ScrapeActivityDeps, input: ScrapeActivityInput, c
 
 /**
  * Marks the attempt on the run and, for a run that pays here, debits it — one statement when the
- * debit applies (lib/scrape-runs.ts startAttemptWithDebit); a replayed or refused debit is then
+ * debit applies (scrape/runs.ts startAttemptWithDebit); a replayed or refused debit is then
  * explained by debitCredit. Returns the finished run instead when the run had finished.
  */
 async function startAttempt(
@@ -177,7 +177,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   const startedAt = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - startedAt) / 1e9;
   let proxy: ProxyEndpoint | undefined;
-  // Registered by run, so a cancel of this run alone aborts it (lib/running-attempts.ts).
+  // Registered by run, so a cancel of this run alone aborts it (scrape/running-attempts.ts).
   const running = deps.attempts?.start(runId, activitySignal);
   const signal = running?.signal ?? activitySignal;
   try {

@@ -17,8 +17,8 @@
  * Unsafe methods authenticated by a session cookie also pass the cross-site check below.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { trustedOrigins } from '../../lib/auth-config';
-import { errorBody } from '../../lib/errors';
+import { trustedOrigins } from '../../accounts/auth-config';
+import { errorBody } from '../../platform/errors';
 import type { AppDeps } from '../app';
 
 export interface AuthContext {

@@ -17,8 +17,8 @@
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { CLIENT_IP_HEADER, authBaseUrl, trustedOrigins } from '../../lib/auth-config';
-import { AppError, errorBody } from '../../lib/errors';
+import { CLIENT_IP_HEADER, authBaseUrl, trustedOrigins } from '../../accounts/auth-config';
+import { AppError, errorBody } from '../../platform/errors';
 import type { AppDeps } from '../app';
 import { MESSAGES, originVerdict } from '../middleware/auth';
 import { type Route, customRoute, mountRoutes, parsedBy } from '../route-table';

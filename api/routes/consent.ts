@@ -5,8 +5,8 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { consentRecord, consentState, currentVersions, recordConsent } from '../../lib/consent';
-import { AppError } from '../../lib/errors';
+import { consentRecord, consentState, currentVersions, recordConsent } from '../../accounts/consent';
+import { AppError } from '../../platform/errors';
 import type { AppDeps } from '../app';
 import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
 import { CONSENT_KINDS, consentSchema } from '../schemas/account-functions';

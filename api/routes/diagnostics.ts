@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 import { workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { errorBody } from '../../lib/errors';
+import { errorBody } from '../../platform/errors';
 import type { AppDeps } from '../app';
 import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
 import { type Route, customRoute, mountRoutes, reply, route } from '../route-table';

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { getBalance } from '../../lib/credit';
-import { AppError } from '../../lib/errors';
-import { createScrapeRunStore } from '../../lib/scrape-runs';
+import { getBalance } from '../../accounts/credit';
+import { AppError } from '../../platform/errors';
+import { createScrapeRunStore } from '../../scrape/runs';
 import { MAP_PRICE, MAP_RETRY_COUNT, type MapRequest, mapOptionsOf, mapRequestSchema } from '../../crawl/map-request';
 import { scrapeRequestSchema } from '../../scrape/request';
 import type { StoredResult } from '../../scrape/types';

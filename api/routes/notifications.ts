@@ -4,7 +4,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { toRecord } from '../../lib/notifications';
+import { toRecord } from '../../notifications/notifications';
 import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, mountRoutes, reply, route } from '../route-table';

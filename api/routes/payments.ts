@@ -7,10 +7,10 @@
  */
 import express, { type Request, Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, localEvent, signLocalEvent } from '../../lib/payments/provider';
-import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../lib/payments/service';
-import { activateSubscription, currentPeriod } from '../../lib/subscriptions';
+import { AppError } from '../../platform/errors';
+import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, localEvent, signLocalEvent } from '../../billing/payments/provider';
+import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../billing/payments/service';
+import { activateSubscription, currentPeriod } from '../../billing/subscriptions';
 import type { AppDeps } from '../app';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
 import { ownedBy } from '../ownership';
@@ -32,7 +32,7 @@ export function baseUrl(deps: AppDeps, req: Request): string {
 
 /**
  * After commit: the payment of a plan's first period activates its subscription. (Later periods
- * were applied inside the event's transaction, lib/billing.ts.) A payment of no period is the
+ * were applied inside the event's transaction, billing/recurring.ts.) A payment of no period is the
  * up-front payment of a dearer plan, as plan changes were paid before recurring billing: it still
  * schedules that change from the next period, so no such payment is left without its effect.
  */

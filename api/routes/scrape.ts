@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import { getBalance } from '../../lib/credit';
+import { AppError } from '../../platform/errors';
+import { getBalance } from '../../accounts/credit';
 import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';

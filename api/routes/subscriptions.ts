@@ -2,16 +2,16 @@
  * `/api/subscriptions` (session cookie): plans, the current subscription, subscribe, change plan,
  * cancel at period end. A free plan starts at once; a paid plan starts when the payment of its
  * first period succeeds (the provider's webhook), like a pack; every later period is charged
- * before it is granted (lib/billing.ts).
+ * before it is granted (billing/recurring.ts).
  */
 import { type Request, Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import type { PaymentProvider } from '../../lib/payments/provider';
-import { type PaymentRow, createPayment, paymentRecord } from '../../lib/payments/service';
-import { planIdAt } from '../../lib/billing';
-import type { Plan } from '../../lib/config';
-import { type SubscriptionRow, activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../lib/subscriptions';
+import { AppError } from '../../platform/errors';
+import type { PaymentProvider } from '../../billing/payments/provider';
+import { type PaymentRow, createPayment, paymentRecord } from '../../billing/payments/service';
+import { planIdAt } from '../../billing/recurring';
+import type { Plan } from '../../platform/config';
+import { type SubscriptionRow, activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../billing/subscriptions';
 import type { AppDeps } from '../app';
 import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
 import { subscribeSchema } from '../schemas/account-functions';

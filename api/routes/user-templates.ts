@@ -8,7 +8,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { toJsonColumn } from '../../lib/db';
+import { toJsonColumn } from '../../platform/db';
 import { workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';

@@ -4,9 +4,9 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { getBalance } from '../../lib/credit';
-import { AppError } from '../../lib/errors';
-import { notify } from '../../lib/notifications';
+import { getBalance } from '../../accounts/credit';
+import { AppError } from '../../platform/errors';
+import { notify } from '../../notifications/notifications';
 import type { AppDeps } from '../app';
 import { type Route, badRequest, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { createApiKeySchema, parseAccountBody, statsQuerySchema } from '../schemas/accounts';

@@ -12,12 +12,12 @@
  * Another account's endpoint or delivery → 403; unknown → 404 (DESIGN.md's ownership rule).
  */
 import { z } from 'zod';
-import type { Database } from '../../lib/db';
-import { AppError } from '../../lib/errors';
-import { createRedelivery } from '../../lib/webhooks/events';
-import { accountSecret } from '../../lib/webhooks/deliver';
-import { encryptSecret, generateSigningSecret } from '../../lib/webhooks/signing';
-import { WEBHOOK_EVENT_TYPES, webhookEventsSchema, webhookUrlSchema } from '../../lib/webhooks/spec';
+import type { Database } from '../../platform/db';
+import { AppError } from '../../platform/errors';
+import { createRedelivery } from '../../webhooks/events';
+import { accountSecret } from '../../webhooks/deliver';
+import { encryptSecret, generateSigningSecret } from '../../webhooks/signing';
+import { WEBHOOK_EVENT_TYPES, webhookEventsSchema, webhookUrlSchema } from '../../webhooks/spec';
 import { type WebhookDeliveryWorkflowInput, workflowIds } from '../../workflows/definitions';
 import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';

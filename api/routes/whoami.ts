@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { getBalance } from '../../lib/credit';
+import { getBalance } from '../../accounts/credit';
 import type { AppDeps } from '../app';
 import { type Route, mountRoutes, reply, route } from '../route-table';
 

@@ -6,7 +6,7 @@
  * 422 listing each problem. Reference: docs/flows.md "User templates".
  */
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 import { parseOrUnprocessable } from '../validate';
 import { parseScrapeRequest, type ScrapeRequest } from '../../scrape/request';
 
