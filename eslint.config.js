@@ -3,7 +3,7 @@ const tseslint = require('typescript-eslint');
 const { builtinModules } = require('node:module');
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'generated/', 'clients/typescript/src/schema.ts', 'clients/python/', '.data/', 'dist/', 'coverage/', 'eslint.config.js', 'jest.config.js'] },
+  { ignores: ['node_modules/', 'generated/', 'clients/typescript/src/schema.ts', 'clients/python/', '.data/', 'dist/', 'coverage/', 'eslint.config.js', 'jest.config.js', '.dependency-cruiser.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },

@@ -28,17 +28,10 @@ import type { Logger } from '../platform/logger';
 import type { WorkerMetrics } from '../platform/metrics';
 import type { ProxyRotation } from '../scrape/proxies';
 import type { StoredResult } from '../scrape/types';
-import {
-  type CrawlEndStatus,
-  type CrawlFrontierClaim,
-  type CrawlPageClaim,
-  type CrawlPageOutcome,
-  type CrawlPlan,
-  type WebhookEventSource,
-  crawlEventSubjects,
-} from '../workflows/definitions';
+import { type CrawlEndStatus, type CrawlFrontierClaim, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, crawlEventSubjects } from '../workflows/definitions';
 import type { HttpEngine } from '../scrape/http/engine';
 import type { Blacklist } from '../scrape/blacklist';
+import type { WebhookEventSource } from '../webhooks/types';
 
 export interface CrawlActivityDeps {
   db: Database;

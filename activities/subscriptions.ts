@@ -4,6 +4,7 @@
  * Refill policy: ADD the plan's allowance at the start of every period (credit carries over).
  * A paid plan's period is granted only once its payment has succeeded (billing/recurring.ts).
  */
+import { ScheduleNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import { type PeriodGrant, grantPeriod, inLife, lockSubscription, notifyPeriodGranted, periodAt, planIdAt } from '../billing/recurring';
@@ -129,7 +130,16 @@ export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]
       const sub = await db.subscription.findUnique({ where: { id: input.subscriptionId } });
       if (!sub) return { status: 'missing' };
       if (sub.status !== 'cancelled' || !sub.cancelAt) return { status: sub.status };
-      await settleEnded({ db, temporal: { get: () => Promise.resolve(Context.current().client) } }, sub.userId, sub.cancelAt);
+      const schedules = {
+        delete: (scheduleId: string) =>
+          Context.current()
+            .client.schedule.getHandle(scheduleId)
+            .delete()
+            .catch((error: unknown) => {
+              if (!(error instanceof ScheduleNotFoundError)) throw error;
+            }),
+      };
+      await settleEnded({ db, schedules }, sub.userId, sub.cancelAt);
       const after = await db.subscription.findUnique({ where: { id: sub.id }, select: { status: true } });
       return { status: after?.status ?? 'missing' };
     },

@@ -7,9 +7,10 @@
 import { parseConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { createMetrics } from '../platform/metrics';
-import { type AppDeps, OPENAPI_INFO, createApp } from './app';
+import { OPENAPI_INFO, createApp } from './app';
 import { buildOpenApi } from './openapi';
 import type { Route } from './route-table';
+import type { AppDeps } from './deps';
 
 /** The app of a service configured by `env`, with collaborators that are never called: its routes only. */
 export function routesOnlyApp(env: Record<string, string> = {}) {

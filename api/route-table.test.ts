@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { z } from 'zod';
 import { parseConfig } from '../platform/config';
-import type { AppDeps } from './app';
 import { MESSAGES } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { MALFORMED_ID_MESSAGE } from './params';
 import { badRequest, mountRoutes, reply, route, unprocessable } from './route-table';
+import type { AppDeps } from './deps';
 
 const verified = { userId: 'u1', apiKeyId: 'k1' };
 const deps = {

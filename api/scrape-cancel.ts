@@ -16,7 +16,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '../platform/errors';
 import { createScrapeRunStore } from '../scrape/runs';
 import { cancelScrapeRunSignalName } from '../workflows/definitions';
-import type { AppDeps } from './app';
+import type { AppDeps } from './deps';
 
 /** What the cancel reads of a run row. */
 export interface CancellableRun {

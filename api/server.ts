@@ -83,7 +83,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
             // Maps (POST /map) run here too, eagerly started like the scrapes (docs/crawl.md "Map").
             ...createMapActivities({ ...scrapeDeps, httpEngine: engines.http! }),
             // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
-            ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config) }),
+            ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config), webhookDeliveryQueue: queues.main }),
           },
         })
     : undefined;

@@ -17,7 +17,7 @@ import { grantCredit } from '../accounts/credit';
 import type { Database, Prisma } from '../platform/db';
 import { notify } from '../notifications/notifications';
 import type { ProviderInvoice } from './payments/provider';
-import { subscriptionPeriodKey } from '../workflows/definitions';
+import { subscriptionPeriodKey } from './keys';
 
 export type Tx = Prisma.TransactionClient;
 export type SubscriptionRow = NonNullable<Awaited<ReturnType<Database['subscription']['findUnique']>>>;

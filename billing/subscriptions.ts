@@ -1,16 +1,14 @@
 /**
- * Subscriptions (API side): subscribe, activate (create the Temporal Schedule), change plan,
- * cancel at period end (and end on time), and the record the API shows. A period's refill and
- * charge are activities/subscriptions.ts; the billing rules both share are billing/recurring.ts.
+ * Subscriptions (API side): subscribe, activate (and create its schedule), change plan, cancel at
+ * period end (and end on time), and the record the API shows. A period's refill and charge are
+ * activities/subscriptions.ts; the billing rules both share are billing/recurring.ts.
  *
- * Schedule `subscription-<id>`: fires at anchorAt + n·period (an interval spec whose offset aligns
- * it with the anchor, starting at the anchor); period 0, at the anchor itself, already past when
- * the schedule is created, is taken by a backfill of that one instant at creation; overlap
- * ALLOW_ALL, so a refill waiting for a worker never makes the next one be skipped; search
- * attribute AccountId and memo {userId, planId} let an operator find it in the Temporal UI.
+ * The Temporal side (the schedule `subscription-<id>` that refills each period, the workflow that
+ * ends a cancelled subscription on time) is reached through `SubscriptionSchedules`, which the
+ * callers implement with their Temporal client (api/subscription-schedules.ts; the end activity
+ * deletes the schedule with its worker's client): the billing rules never import orchestration
+ * (docs/architecture.md).
  */
-import { type Client, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { LIVE_STATUSES, type SubscriptionRow, foldPlan, lockSubscription, periodStart, planIdAt } from './recurring';
 import type { Config, Plan } from '../platform/config';
 import { sqlState } from '../accounts/credit';
@@ -18,26 +16,33 @@ import type { Database } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { notify } from '../notifications/notifications';
 import type { PaymentProvider } from './payments/provider';
-import type { LazyTemporalClient } from '../platform/temporal-client';
-import { type TaskQueues, subscriptionIds } from '../workflows/definitions';
-import type { subscriptionEndWorkflow } from '../workflows/subscription.workflow';
+import { subscriptionIds } from './keys';
 
 export type { SubscriptionRow } from './recurring';
+
+/** What subscriptions need of Temporal: each one's schedule, and the workflow that ends it on time. */
+export interface SubscriptionSchedules {
+  /** Creates the schedule of an active subscription (anchored at its anchorAt); one already there is left as it is. */
+  ensure(sub: SubscriptionRow): Promise<void>;
+  /** Pauses a schedule with a note an operator reads (a cancel); a schedule already gone is fine. */
+  pause(scheduleId: string, note: string): Promise<void>;
+  /** Deletes a schedule (the subscription ended); a schedule already gone is fine. */
+  delete(scheduleId: string): Promise<void>;
+  /** Starts the workflow that ends the subscription at `endsAt`; started once, whatever the repeats. */
+  startEnd(sub: SubscriptionRow, endsAt: Date): Promise<void>;
+}
 
 export interface SubscriptionDeps {
   db: Database;
   config: Config;
-  temporal: LazyTemporalClient;
-  queues: TaskQueues;
+  schedules: SubscriptionSchedules;
 }
 
-/** What ending a subscription needs: the API passes its lazy client, an activity the worker's. */
+/** What ending a subscription needs: the API passes its schedules, the end activity deletes with its worker's client. */
 export interface SettleDeps {
   db: Database;
-  temporal: { get(): Promise<Client> };
+  schedules: Pick<SubscriptionSchedules, 'delete'>;
 }
-
-const ACCOUNT_ID = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
 
 export function findPlan(config: Config, planId: string): Plan {
   const plan = config.SUBSCRIPTION_PLANS.find((p) => p.id === planId);
@@ -99,15 +104,7 @@ export async function settleEnded(deps: SettleDeps, userId: string, now: Date): 
   for (const sub of due) {
     const ended = await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'cancelled' }, data: { status: 'ended', endedAt: sub.cancelAt } });
     if (ended.count) await notify(deps.db, userId, { type: 'subscription.ended', subscriptionId: sub.id, planId: sub.planId }, { dedupeKey: `subscription:${sub.id}:ended` });
-    if (sub.scheduleId) {
-      const client = await deps.temporal.get();
-      await client.schedule
-        .getHandle(sub.scheduleId)
-        .delete()
-        .catch((error: unknown) => {
-          if (!(error instanceof ScheduleNotFoundError)) throw error;
-        });
-    }
+    if (sub.scheduleId) await deps.schedules.delete(sub.scheduleId);
   }
 }
 
@@ -146,7 +143,7 @@ export async function activateSubscription(deps: SubscriptionDeps, subscriptionI
   const sub = await db.subscription.findUnique({ where: { id: subscriptionId } });
   if (!sub) throw new AppError('NOT_FOUND', 'No subscription with that id');
   if (sub.status !== 'active' || !sub.anchorAt) return sub;
-  await ensureSchedule(deps, sub);
+  await deps.schedules.ensure(sub);
   return sub;
 }
 
@@ -163,42 +160,6 @@ async function endFreeSubscriptionNow(deps: SubscriptionDeps, subscriptionId: st
     return tx.subscription.update({ where: { id: row.id }, data: { ...fold, status: 'cancelled', cancelAt, cancelledAt: row.cancelledAt ?? now } });
   });
   if (sub) await settleEnded(deps, sub.userId, now);
-}
-
-async function ensureSchedule(deps: SubscriptionDeps, sub: SubscriptionRow): Promise<void> {
-  const client = await deps.temporal.get();
-  const periodMs = sub.periodSeconds * 1000;
-  const anchorMs = sub.anchorAt!.getTime();
-  try {
-    await client.schedule.create({
-      scheduleId: subscriptionIds.schedule(sub.id),
-      spec: {
-        intervals: [{ every: periodMs, offset: ((anchorMs % periodMs) + periodMs) % periodMs }],
-        startAt: sub.anchorAt!,
-      },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'subscriptionRefillWorkflow',
-        args: [{ subscriptionId: sub.id }],
-        taskQueue: deps.queues.main,
-        workflowId: subscriptionIds.refillWorkflow(sub.id),
-        typedSearchAttributes: [{ key: ACCOUNT_ID, value: sub.userId }],
-        workflowExecutionTimeout: '1 day',
-      },
-      policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL, catchupWindow: '365 days' },
-      state: {
-        // Period 0 as a backfill of the anchor instant: its scheduled time is exactly the anchor,
-        // however late the schedule's first run is (an immediate trigger would be scheduled "now",
-        // which a slow start can push into period 1, leaving period 0 without its run).
-        backfill: [{ start: sub.anchorAt!, end: sub.anchorAt!, overlap: ScheduleOverlapPolicy.ALLOW_ALL }],
-        note: `plan ${sub.planId}, every ${sub.periodSeconds}s`,
-      },
-      memo: { userId: sub.userId, planId: sub.planId, subscriptionId: sub.id },
-      typedSearchAttributes: [{ key: ACCOUNT_ID, value: sub.userId }],
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
 }
 
 /**
@@ -252,27 +213,10 @@ export async function cancelSubscription(deps: SubscriptionDeps, subscriptionId:
   if (!outcome.changed && (sub.status !== 'cancelled' || !sub.cancelAt)) return sub;
   const end = sub.cancelAt!;
   const at = sub.cancelledAt!;
-  const client = await deps.temporal.get();
-  if (sub.scheduleId) {
-    await client.schedule
-      .getHandle(sub.scheduleId)
-      .pause(`cancelled by the user at ${at.toISOString()}; ends ${end.toISOString()}`)
-      .catch((error: unknown) => {
-        if (!(error instanceof ScheduleNotFoundError)) throw error;
-      });
-  }
+  if (sub.scheduleId) await deps.schedules.pause(sub.scheduleId, `cancelled by the user at ${at.toISOString()}; ends ${end.toISOString()}`);
   // Ends it on time (a paused schedule fires nothing). Should this start be lost, the account's
   // next read of its subscription still ends it (settleEnded in liveSubscription).
-  await client.workflow
-    .start<typeof subscriptionEndWorkflow>('subscriptionEndWorkflow', {
-      taskQueue: deps.queues.main,
-      workflowId: subscriptionIds.endWorkflow(sub.id),
-      args: [{ subscriptionId: sub.id, endsAt: end.toISOString() }],
-      typedSearchAttributes: [{ key: ACCOUNT_ID, value: sub.userId }],
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    });
+  await deps.schedules.startEnd(sub, end);
   await notify(deps.db, sub.userId, { type: 'subscription.cancelled', subscriptionId: sub.id, planId: sub.planId, endsAt: end.toISOString() }, { dedupeKey: `subscription:${sub.id}:cancelled` });
   return sub;
 }

@@ -6,8 +6,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { OWN_QUEUE_MODES } from '../scrape/engines';
-import { type ProxyEndpoint, parseProxyUrls } from '../scrape/proxies';
+import { type ProxyEndpoint, parseProxyUrls } from './proxy-endpoints';
+
+/**
+ * What a worker may serve (WORKER_QUEUES): every queue, or one engine's mode. The engine table
+ * (scrape/engines.ts) sits above the configuration, so it checks at compile time that each mode
+ * with a queue of its own is listed here.
+ */
+export const WORKER_QUEUE_CHOICES = ['all', 'http', 'browser'] as const;
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -132,7 +138,7 @@ const configSchema = z.object({
    * Which task queues a worker process serves: "all"; "http" (workflows and the engines that run
    * with them); or an `own-queue` engine's mode, "browser" (scrape/engines.ts).
    */
-  WORKER_QUEUES: z.enum(['all', 'http', ...OWN_QUEUE_MODES]).default('all'),
+  WORKER_QUEUES: z.enum(WORKER_QUEUE_CHOICES).default('all'),
   /**
    * The API process hosts a Temporal worker for the sync queue, so a standalone scrape starts
    * eagerly and runs in-process (docs/scraping.md, "Execution"). Off: worker processes run them.

@@ -1,5 +1,5 @@
 import type { Database } from '../platform/db';
-import { matchesBlacklist, normalizeHost } from './guard';
+import { matchesBlacklist, normalizeHost } from '../platform/target-guard';
 
 /**
  * The blacklist is the `blacklist_entry` table (hosts and `*.domain` patterns), managed by

@@ -6,10 +6,11 @@
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode } from './engines';
-import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from './types';
+import type { ScrapeCallOptions, ScrapeResult } from './types';
 import { createBrowserPool } from './browser';
 import { createHttpEngine } from './http/engine';
 import { createDocumentOutputThreads } from './formats/threads';
+import type { EngineRequest } from './request';
 
 /** What every engine is: a page scraper that closes its resources (connections, a Chromium). */
 export interface PageEngine {

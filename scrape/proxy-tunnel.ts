@@ -7,7 +7,7 @@
  * - socks5:// proxies: the `socks` library (the SOCKS client behind `socks-proxy-agent`), with
  *   user/password authentication (RFC 1929) when the URL has credentials.
  *
- * The caller passes the target as the IP address its guard accepted (scrape/guard.ts): the proxy
+ * The caller passes the target as the IP address its guard accepted (platform/target-guard.ts): the proxy
  * is asked for that address, never for a name it would resolve itself, so the SSRF guard decides
  * on the address actually reached. The proxy itself is trusted configuration: it is connected to
  * without the guard.
@@ -25,7 +25,7 @@ import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import { SocksClient } from 'socks';
 import { AppError } from '../platform/errors';
-import type { ProxyEndpoint } from './proxies';
+import type { ProxyEndpoint } from '../platform/proxy-endpoints';
 
 export interface TunnelOptions {
   /** Connect plus handshake; default 10 s. */

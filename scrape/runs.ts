@@ -9,9 +9,9 @@
  * Plain SQL (platform/sql.ts): these statements are the hot path of every scrape.
  */
 import { type DebitInput, UNIQUE_VIOLATION, debitCtes, isRefunded, refundCredit, sqlState } from '../accounts/credit';
-import { scrapeCreditKeys } from '../workflows/definitions';
 import { type SqlClient, type SqlPool, jsonbText } from '../platform/sql';
 import type { StoredResult } from './types';
+import { scrapeCreditKeys } from './credit-keys';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];

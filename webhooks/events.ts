@@ -11,8 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { flowRunCreditsByNode } from '../accounts/credit';
 import type { Database } from '../platform/db';
-import type { WebhookEventSource } from '../workflows/definitions';
 import { type WebhookSpec, wantsEvent } from './spec';
+import type { WebhookEventSource } from './types';
 
 export const newEventId = () => `evt_${randomUUID().replaceAll('-', '')}`;
 export const newDeliveryId = () => `whd_${randomUUID().replaceAll('-', '')}`;

@@ -1,25 +1,21 @@
 /**
  * What the webhook code needs of the configuration (docs/webhooks.md): the key of stored secrets,
- * the retry schedule, the attempt timeout, the private addresses a receiver may have, the task
- * queue of delivery workflows. The SSRF guard of a webhook URL lives here too: the scrape guard
- * (scrape/guard.ts) with private addresses refused whatever ALLOW_PRIVATE_TARGETS says, except
+ * the retry schedule, the attempt timeout, the private addresses a receiver may have. The SSRF guard of a webhook URL lives here too: the scrape guard
+ * (platform/target-guard.ts) with private addresses refused whatever ALLOW_PRIVATE_TARGETS says, except
  * those listed in WEBHOOK_PRIVATE_ALLOWLIST, plus the blacklist.
  */
 import net from 'node:net';
 import { resolveAuthSecret } from '../accounts/auth-config';
 import type { Config } from '../platform/config';
 import { AppError } from '../platform/errors';
-import { type BlacklistCheck, type LookupFunction, checkTarget, createGuardedLookup, isPrivateAddress, resolvePublicHost } from '../scrape/guard';
-import { taskQueues } from '../workflows/definitions';
-import type { WebhookRetry } from '../workflows/definitions';
+import { type BlacklistCheck, type LookupFunction, checkTarget, createGuardedLookup, isPrivateAddress, resolvePublicHost } from '../platform/target-guard';
 import { deriveSecretKey } from './signing';
+import type { WebhookRetry } from './types';
 
 export interface WebhookSettings {
   /** Encryption key of stored signing secrets (never logged). */
   secretKey: Buffer;
   retry: WebhookRetry;
-  /** Task queue of delivery workflows (the main queue: worker processes run them). */
-  taskQueue: string;
   /** Private addresses a receiver may have (tests: 127.0.0.1). */
   privateAllowlist: readonly string[];
   /** How long an API process trusts "this account has endpoints" (async scrapes read it). */
@@ -35,7 +31,6 @@ export function webhookSettings(config: Config): WebhookSettings {
       windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
       attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
-    taskQueue: taskQueues(config.TASK_QUEUE_PREFIX).main,
     privateAllowlist: config.WEBHOOK_PRIVATE_ALLOWLIST,
     endpointCacheMs: config.WEBHOOK_ENDPOINT_CACHE_MS,
   };

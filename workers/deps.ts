@@ -1,3 +1,4 @@
+import { taskQueues } from '../workflows/definitions';
 import { createBlacklist } from '../scrape/blacklist';
 import type { BrowserPool } from '../scrape/browser';
 import { closeEngines, createEngines, servedModes } from '../scrape/engine-implementations';
@@ -46,6 +47,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     blacklist,
     webhooks,
     webhookSender,
+    webhookDeliveryQueue: taskQueues(config.TASK_QUEUE_PREFIX).main,
     engines,
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,

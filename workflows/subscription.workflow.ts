@@ -1,6 +1,6 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { Activities } from './activities';
 import { NON_RETRYABLE_CODES } from '../platform/errors';
 import type { RefillOutcome, SubscriptionEndInput, SubscriptionRefillInput } from './definitions';
 

@@ -19,7 +19,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { trustedOrigins } from '../../accounts/auth-config';
 import { errorBody } from '../../platform/errors';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 
 export interface AuthContext {
   userId: string;

@@ -5,12 +5,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { toRecord } from '../../notifications/notifications';
-import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, mountRoutes, reply, route } from '../route-table';
 import { listNotificationsQuery } from '../schemas/account-functions';
 import { notificationSchema } from '../schemas/responses';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
+import type { AppDeps } from '../deps';
 
 export function notificationRouteTable(deps: AppDeps): Route[] {
   const unreadCount = (userId: string) => deps.db.notification.count({ where: { userId, readAt: null } });

@@ -19,13 +19,13 @@ import { accountSecret } from '../../webhooks/deliver';
 import { encryptSecret, generateSigningSecret } from '../../webhooks/signing';
 import { WEBHOOK_EVENT_TYPES, webhookEventsSchema, webhookUrlSchema } from '../../webhooks/spec';
 import { type WebhookDeliveryWorkflowInput, workflowIds } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, reply, route, unprocessable } from '../route-table';
 import { listQuery } from '../schemas/account-functions';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { apiWebhooks } from '../webhooks';
 import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../deps';
 
 /** Most endpoints an account may register. */
 export const MAX_WEBHOOK_ENDPOINTS = 20;

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
-import { parseOrUnprocessable } from '../validate';
+import { parseOrUnprocessable } from '../../platform/validate';
 import { parseScrapeRequest, type ScrapeRequest } from '../../scrape/request';
 
 export const PARAM_TYPES = ['string', 'number', 'boolean', 'url'] as const;

@@ -10,11 +10,11 @@ import type { FixtureServer } from '../../test/fixtures/server';
 import { createBrowserPool } from './';
 import type { BrowserPool, BrowserPoolEvent } from './';
 import { chromiumLongLivedRssBytes, readProcessTree } from './proc';
-import { isPrivateAddress, matchesBlacklist } from '../guard';
+import { isPrivateAddress, matchesBlacklist } from '../../platform/target-guard';
 import { appErrorOf } from '../../test/helpers/app-error';
 import { defaultChromiumPath } from '../../platform/config';
 import { createHttpEngine } from '../http/engine';
-import type { EngineRequest } from '../types';
+import type { EngineRequest } from '../request';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
 

@@ -11,12 +11,12 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { AppError } from '../../platform/errors';
-import { checkTarget, normalizeHost, resolvePublicHost } from '../guard';
-import type { AddressPolicy, BlacklistCheck } from '../guard';
+import { checkTarget, normalizeHost, resolvePublicHost } from '../../platform/target-guard';
+import type { AddressPolicy, BlacklistCheck } from '../../platform/target-guard';
 import { refusedHeaderReason } from '../headers';
-import type { EngineRequest } from '../types';
 import { labelDocumentCharsets } from './document-charset';
 import type { DocumentCharsets } from './document-charset';
+import type { EngineRequest } from '../request';
 
 const UNLABELLED: DocumentCharsets = { serverHeaders: () => undefined };
 

@@ -27,9 +27,9 @@ import type { Duplex } from 'node:stream';
 import { AppError } from '../../platform/errors';
 import { listenOnLoopback } from '../../platform/free-port';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetError, resolvePublicHost } from '../guard';
-import type { AddressPolicy } from '../guard';
-import type { ProxyEndpoint } from '../proxies';
+import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetError, resolvePublicHost } from '../../platform/target-guard';
+import type { AddressPolicy } from '../../platform/target-guard';
+import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { openTunnel } from '../proxy-tunnel';
 
 export const GUARD_HEADER = 'x-scrape-guard';

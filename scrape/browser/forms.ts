@@ -2,7 +2,7 @@
  * `fill_form`: fills fields, submits, and waits for the resulting page (if the submit navigates).
  */
 import type { Locator, Page } from 'playwright-core';
-import type { EngineRequest } from '../types';
+import type { EngineRequest } from '../request';
 
 /** What a form fill needs from the scrape it runs in. */
 export interface FormRun {

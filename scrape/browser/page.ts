@@ -10,11 +10,12 @@ import { documentOutputs } from '../formats';
 import type { DocumentOutputThreads } from '../formats/threads';
 import { isScreenshotFormat } from '../engines';
 import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../types';
-import type { EngineRequest, ScrapeResult } from '../types';
+import type { ScrapeResult } from '../types';
 import { createScrapeGuard } from './context';
 import type { PreparedContext, TargetGuardOptions } from './context';
 import { fillForm } from './forms';
 import { captureNetwork } from './network';
+import type { EngineRequest } from '../request';
 
 export interface RunContext {
   guard: TargetGuardOptions;

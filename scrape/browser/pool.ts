@@ -38,10 +38,10 @@ import type { BrowserContext } from 'playwright-core';
 import { AppError } from '../../platform/errors';
 import { startEgressProxy } from './egress-proxy';
 import type { EgressProxy } from './egress-proxy';
-import { checkTarget } from '../guard';
-import type { AddressPolicy } from '../guard';
+import { checkTarget } from '../../platform/target-guard';
+import type { AddressPolicy } from '../../platform/target-guard';
 import { validateSelectors } from '../selectors';
-import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../types';
+import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import { CHROMIUM_ARGS, launchChromium } from './chromium';
 import type { Chromium, RecycleReason } from './chromium';
 import { prepareContext, requestHeaders } from './context';
@@ -52,6 +52,7 @@ import { chromiumLongLivedRssBytes } from './proc';
 import { createSlots } from './slots';
 import { createSpareStore } from './spares';
 import type { DocumentOutputThreads } from '../formats/threads';
+import type { EngineRequest } from '../request';
 
 export { CHROMIUM_ARGS };
 

@@ -1,6 +1,6 @@
 import { FIXTURE_TEXT, startFixtureServer } from '../../test/fixtures/server';
 import type { FixtureServer } from '../../test/fixtures/server';
-import { matchesBlacklist } from '../guard';
+import { matchesBlacklist } from '../../platform/target-guard';
 import { createHttpEngine, decodeBody } from './engine';
 import type { HttpEngine } from './engine';
 import { appErrorOf } from '../../test/helpers/app-error';

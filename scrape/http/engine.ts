@@ -20,15 +20,16 @@ import zlib from 'node:zlib';
 import { Agent } from 'undici';
 import type { Dispatcher, buildConnector } from 'undici';
 import { AppError } from '../../platform/errors';
-import { checkTarget, createGuardedLookup, normalizeHost, resolvePublicHost } from '../guard';
+import { checkTarget, createGuardedLookup, normalizeHost, resolvePublicHost } from '../../platform/target-guard';
 import { refusedHeaderReason } from '../headers';
-import type { ProxyEndpoint } from '../proxies';
+import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { openTunnel } from '../proxy-tunnel';
 import { validateSelectors } from '../selectors';
 import { documentOutputs } from '../formats';
 import type { DocumentOutputThreads } from '../formats/threads';
-import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../types';
+import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import { decodeHtml } from '../charset';
+import type { EngineRequest } from '../request';
 
 export interface HttpEngineOptions {
   /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */

@@ -1,4 +1,4 @@
-import { AppError } from '../platform/errors';
+import { AppError } from './errors';
 import {
   checkTarget,
   createGuardedLookup,
@@ -7,8 +7,8 @@ import {
   normalizeHost,
   parseHttpUrl,
   resolvePublicHost,
-} from './guard';
-import type { LookupAddress } from './guard';
+} from './target-guard';
+import type { LookupAddress } from './target-guard';
 
 describe('isPrivateAddress', () => {
   it.each([

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { AppError } from '../platform/errors';
-import { installZodMessages } from '../platform/zod-messages';
+import { AppError } from './errors';
+import { installZodMessages } from './zod-messages';
 
 installZodMessages();
 

@@ -11,7 +11,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { domainToASCII } from 'node:url';
-import { AppError } from '../platform/errors';
+import { AppError } from './errors';
 
 /** Called with a normalised host name (lower-case, no trailing dot, no IPv6 brackets). */
 export type BlacklistCheck = (host: string) => boolean | Promise<boolean>;
