@@ -3,7 +3,7 @@ const tseslint = require('typescript-eslint');
 const { builtinModules } = require('node:module');
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'generated/', 'clients/typescript/src/schema.ts', 'clients/python/', '.data/', 'dist/', 'coverage/', 'eslint.config.js', 'jest.config.js'] },
+  { ignores: ['node_modules/', 'generated/', 'clients/typescript/src/schema.ts', 'clients/python/', '.data/', 'dist/', 'coverage/', 'eslint.config.js', 'jest.config.js', '.dependency-cruiser.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
@@ -13,13 +13,13 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Cancellation rejects with the AbortSignal's own reason (Temporal's CancelledFailure), whatever it is.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
-      // Configuration is read once, in lib/config.ts; everything else receives a Config.
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lib/config.ts.' }],
+      // Configuration is read once, in platform/config.ts; everything else receives a Config.
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through platform/config.ts.' }],
     },
   },
   {
     // Where reading the environment is the point: the config module, the bootstrap, tests, the clients' tooling and examples.
-    files: ['lib/config.ts', 'scripts/setup.cjs', 'scripts/python-tools.cjs', 'scripts/generate-clients.ts', 'clients/**', 'test/**', '**/*.test.ts', 'lib/runtime/temporal-server.ts', 'bench/**'],
+    files: ['platform/config.ts', 'scripts/setup.cjs', 'scripts/python-tools.cjs', 'scripts/generate-clients.ts', 'clients/**', 'test/**', '**/*.test.ts', 'scripts/runtime/temporal-server.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

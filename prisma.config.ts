@@ -1,5 +1,5 @@
 // Prisma CLI configuration (prisma generate / validate). The URL is only needed by commands that
-// connect; the service itself builds its client from DATABASE_URL in lib/db.ts.
+// connect; the service itself builds its client from DATABASE_URL in platform/db.ts.
 import { defineConfig } from 'prisma/config';
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 /**
  * Activities of crawls and batch scrapes (workflows/crawl.workflow.ts; docs/crawl.md). The
- * frontier is in PostgreSQL (lib/crawls.ts), so each activity reads what it needs by the crawl's
+ * frontier is in PostgreSQL (crawl/store.ts), so each activity reads what it needs by the crawl's
  * id and the workflow carries only ids and small plans. All idempotent: a retry or a replay finds
  * its earlier writes (claims by run id, pages by UNIQUE url, outcomes guarded by status).
  *
@@ -22,23 +22,16 @@ import { CRAWLER_USER_AGENT_TOKEN, DISALLOW_ALL, type RobotsRules, type RobotsVe
 import { type DiscoveryDeps, discoverSitemapUrls, fetchRobots } from '../crawl/fetch';
 import { compileScope, normalizeUrl } from '../crawl/url';
 import type { CrawlJobRequest } from '../crawl/job-request';
-import { type CrawlHostRow, type CrawlRow, type CrawlStore, type FrontierHold, type NewPage, createCrawlStore } from '../lib/crawls';
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import type { WorkerMetrics } from '../lib/metrics';
+import { type CrawlHostRow, type CrawlRow, type CrawlStore, type FrontierHold, type NewPage, createCrawlStore } from '../crawl/store';
+import type { Database } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import type { WorkerMetrics } from '../platform/metrics';
 import type { ProxyRotation } from '../scrape/proxies';
 import type { StoredResult } from '../scrape/types';
-import {
-  type CrawlEndStatus,
-  type CrawlFrontierClaim,
-  type CrawlPageClaim,
-  type CrawlPageOutcome,
-  type CrawlPlan,
-  type WebhookEventSource,
-  crawlEventSubjects,
-} from '../workflows/definitions';
-import type { HttpEngine } from './scrape/http';
-import type { Blacklist } from './scrape/blacklist';
+import { type CrawlEndStatus, type CrawlFrontierClaim, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, crawlEventSubjects } from '../workflows/definitions';
+import type { HttpEngine } from '../scrape/http/engine';
+import type { Blacklist } from '../scrape/blacklist';
+import type { WebhookEventSource } from '../webhooks/types';
 
 export interface CrawlActivityDeps {
   db: Database;
@@ -212,7 +205,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
   /** Whether the job's claims keep back the pages of origins whose robots.txt cannot be read. */
   const holdsRobots = (job: CrawlJobRequest) => job.kind === 'crawl' && job.respect_robots;
 
-  /** Claims queued pages under `runIds` (lib/crawls.ts `claim`), each with its origin's politeness delay. */
+  /** Claims queued pages under `runIds` (crawl/store.ts `claim`), each with its origin's politeness delay. */
   async function claimPages(crawl: CrawlRow, runIds: readonly string[], hold: FrontierHold): Promise<CrawlPageClaim[]> {
     const job = jobOf(crawl);
     const pages = await store.claim(

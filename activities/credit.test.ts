@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createTestDatabase } from '../test/helpers/database';
-import { getBalance, grantCredit } from '../lib/credit';
-import { createDatabase, type Database } from '../lib/db';
+import { getBalance, grantCredit } from '../accounts/credit';
+import { createDatabase, type Database } from '../platform/db';
 import { createCreditActivities } from './credit';
 
 describe('credit activities (real PostgreSQL, Temporal activity context)', () => {

@@ -1,17 +1,17 @@
 /**
  * Credit debit and refund as Temporal activities. Both are idempotent by their idempotency key
- * (lib/credit.ts), so a retried or replayed activity changes the balance once.
+ * (accounts/credit.ts), so a retried or replayed activity changes the balance once.
  * Business refusals (not enough credit, unknown account, a reused key) are non-retryable
  * ApplicationFailures whose `type` is the error code; anything else (the database is down)
  * is thrown as is and retried by the activity's retry policy.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { type CreditChange, type DebitInput, type RefundInput, debitCredit, refundCredit } from '../lib/credit';
-import type { Database } from '../lib/db';
-import { AppError } from '../lib/errors';
-import { notifyLowCreditIfCrossed } from '../lib/notifications';
+import { type CreditChange, type DebitInput, type RefundInput, debitCredit, refundCredit } from '../accounts/credit';
+import type { Database } from '../platform/db';
+import { AppError } from '../platform/errors';
+import { notifyLowCreditIfCrossed } from '../notifications/notifications';
 
-export type { CreditChange, DebitInput, RefundInput } from '../lib/credit';
+export type { CreditChange, DebitInput, RefundInput } from '../accounts/credit';
 
 function toFailure(error: unknown): unknown {
   if (error instanceof AppError && error.status < 500) {

@@ -4,25 +4,18 @@
  * and run state to PostgreSQL, and POST a webhook node's payload through the scrape engine's
  * guards (SSRF, blacklist, redirect limit). All idempotent: Temporal may run any of them twice.
  */
+import type { DescribedFlowScrape, RecordFlowNodeInput } from '../workflows/activities';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { parseScrapeRequest, scrapeCost } from '../scrape/request';
-import { flowRunCreditsByNode, scrapeRunCredits } from '../lib/credit';
-import { type Database, toJsonColumn } from '../lib/db';
-import { AppError, ERRORS } from '../lib/errors';
-import type { Logger } from '../lib/logger';
-import { notify } from '../lib/notifications';
-import {
-  FLOW_HTML_OUTPUT_LIMIT,
-  type FlowNodeError,
-  type FlowNodeStatus,
-  type FlowRunStatus,
-  type FlowScrapeInput,
-  type FlowScrapeOutput,
-  type ForeachSummary,
-  type ScrapeRequestPayload,
-} from '../workflows/definitions';
-import type { Blacklist } from './scrape/blacklist';
-import type { HttpEngine } from './scrape/http';
+import { flowRunCreditsByNode, scrapeRunCredits } from '../accounts/credit';
+import { type Database, toJsonColumn } from '../platform/db';
+import { AppError, ERRORS } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import { notify } from '../notifications/notifications';
+import { FLOW_HTML_OUTPUT_LIMIT, type FlowNodeError, type FlowRunStatus, type FlowScrapeInput, type FlowScrapeOutput } from '../workflows/definitions';
+import type { Blacklist } from '../scrape/blacklist';
+import type { HttpEngine } from '../scrape/http/engine';
+import type { ScrapeRequestPayload } from '../scrape/request';
 
 export interface FlowActivityDeps {
   db: Database;
@@ -31,23 +24,7 @@ export interface FlowActivityDeps {
   httpEngine: HttpEngine;
 }
 
-export interface RecordFlowNodeInput {
-  flowRunId: string;
-  nodeId: string;
-  status: FlowNodeStatus;
-  attempts?: number;
-  credits?: number;
-  output?: unknown;
-  error?: FlowNodeError;
-  items?: ForeachSummary;
-}
 
-export interface DescribedFlowScrape {
-  attempts: number;
-  /** Credits this scrape kept (its debit, less a refund). */
-  credits: number;
-  output?: FlowScrapeOutput;
-}
 
 /** Webhook answers that a retry may fix; any other 4xx is final (the receiver refused the payload). */
 const RETRYABLE_WEBHOOK_STATUS = (status: number) => status >= 500 || status === 429 || status === 408;

@@ -1,42 +1,42 @@
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import type { WorkerMetrics } from '../lib/metrics';
-import type { RunningAttempts } from '../lib/running-attempts';
-import type { ScrapeRunStore } from '../lib/scrape-runs';
-import type { SqlClient } from '../lib/sql';
+import type { Database } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import type { WorkerMetrics } from '../platform/metrics';
+import type { RunningAttempts } from '../scrape/running-attempts';
+import type { ScrapeRunStore } from '../scrape/runs';
+import type { SqlClient } from '../platform/sql';
 import { createCreditActivities } from './credit';
 import { echo } from './echo';
 import { createCrawlActivities } from './crawl';
 import { createFlowActivities } from './flow';
-import type { Plan } from '../lib/config';
-import type { PeriodCharger } from '../lib/payments/provider';
+import type { Plan } from '../platform/config';
+import type { PeriodCharger } from '../billing/payments/provider';
 import { createSubscriptionActivities } from './subscriptions';
 import { SCRAPE_ENGINES, type ScrapeMode } from '../scrape/engines';
-import type { ScrapeActivityOutput } from '../workflows/definitions';
-import type { Blacklist } from './scrape/blacklist';
-import type { Engines } from './scrape/engines';
-import type { HttpEngine } from './scrape/http';
+import type { Blacklist } from '../scrape/blacklist';
+import type { Engines } from '../scrape/engine-implementations';
+import type { HttpEngine } from '../scrape/http/engine';
 import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
-import type { WebhookSender } from '../lib/webhooks/deliver';
-import type { WebhookSettings } from '../lib/webhooks/settings';
+import type { WebhookSender } from '../webhooks/deliver';
+import type { WebhookSettings } from '../webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
-import { type FinishScrapeRunInput, type RunEvents, type ScrapeActivityInput, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
+import { type RunEvents, finishScrapeRun, runScrapeAttempt } from './scrape/run-scrape';
+import type { Activities, EngineQueueActivities, FinishScrapeRunInput, PageActivities } from '../workflows/activities';
 
 export interface ActivityDeps {
   db: Database;
-  /** Plain SQL for the hot path of a scrape (lib/sql.ts). */
+  /** Plain SQL for the hot path of a scrape (platform/sql.ts). */
   sql: SqlClient;
-  /** The scrape_run row's owner (lib/scrape-runs.ts). */
+  /** The scrape_run row's owner (scrape/runs.ts). */
   runs: ScrapeRunStore;
   /** Told when a run finishes in this process (the API process answers from it). */
   runEvents?: RunEvents;
-  /** The scrape attempts running in this process, by run (lib/running-attempts.ts). */
+  /** The scrape attempts running in this process, by run (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;
-  /** The scrape engines this process holds (activities/scrape/engines.ts). */
+  /** The scrape engines this process holds (scrape/engine-implementations.ts). */
   engines: Engines;
   /** Flow webhooks are posted through it (not a scrape). */
   httpEngine: HttpEngine;
@@ -51,15 +51,17 @@ export interface ActivityDeps {
   /** Event webhooks (docs/webhooks.md): their settings, and the sender of deliveries. */
   webhooks: WebhookSettings;
   webhookSender: WebhookSender;
+  /** Task queue of webhook delivery workflows (the main queue). */
+  webhookDeliveryQueue: string;
 }
 
 /**
- * Activities of the main task queue (orchestration, http scraping, credit, bookkeeping).
- * They close over their dependencies; workflows type their proxies from this factory.
+ * Activities of the main task queue (orchestration, http scraping, credit, bookkeeping): the
+ * contract the workflows declare (workflows/activities.ts), implemented over their dependencies.
  */
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps): Activities {
   const credit = createCreditActivities({ db: deps.db, lowCreditThreshold: deps.lowCreditThreshold });
-  return {
+  const named = {
     echo,
     ...credit,
     ...createSubscriptionActivities({ db: deps.db, plans: deps.plans ?? [], provider: deps.paymentProvider }),
@@ -73,7 +75,6 @@ export function createActivities(deps: ActivityDeps) {
       if (change.applied) deps.metrics.creditsRefunded.inc();
       return change;
     },
-    ...pageActivities(deps, 'with-workflow'),
     finishScrapeRun: (input: FinishScrapeRunInput) => finishScrapeRun(deps.runs, input),
     ...createScrapeBatchActivities(deps),
     ...createMapActivities(deps),
@@ -82,17 +83,14 @@ export function createActivities(deps: ActivityDeps) {
     ...createCrawlActivities(deps),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
-  };
+  } satisfies Activities;
+  // Beside them, the page activities of the engines that run with the workflows, under the table's names.
+  return { ...named, ...pageActivities(deps, 'with-workflow') };
 }
 
-export type Activities = ReturnType<typeof createActivities>;
-
-/** One page of a scrape, by one engine: the activity each engine registers under its table name. */
-export type PageActivity = (input: ScrapeActivityInput) => Promise<ScrapeActivityOutput>;
-
 /** The page activities of the engines this process holds with that placement, by their table names. */
-function pageActivities(deps: Pick<ActivityDeps, 'engines'> & Parameters<typeof runScrapeAttempt>[0], placement: 'with-workflow' | 'own-queue', only?: ScrapeMode) {
-  const activities: Record<string, PageActivity> = {};
+function pageActivities(deps: Pick<ActivityDeps, 'engines'> & Parameters<typeof runScrapeAttempt>[0], placement: 'with-workflow' | 'own-queue', only?: ScrapeMode): PageActivities {
+  const activities: PageActivities = {};
   for (const [mode, engine] of Object.entries(deps.engines) as Array<[ScrapeMode, NonNullable<Engines[ScrapeMode]>]>) {
     const spec = SCRAPE_ENGINES[mode];
     if (spec.placement !== placement || (only !== undefined && mode !== only)) continue;
@@ -105,7 +103,7 @@ function pageActivities(deps: Pick<ActivityDeps, 'engines'> & Parameters<typeof 
  * Activities of an `own-queue` engine's task queue (the browser's): its page activity, and the
  * bookkeeping of the standalone batches that run there (settling failed pages, a cancel).
  */
-export function createEngineQueueActivities(deps: Omit<ActivityDeps, 'httpEngine' | 'webhookSender'>, mode: ScrapeMode) {
+export function createEngineQueueActivities(deps: Omit<ActivityDeps, 'httpEngine' | 'webhookSender'>, mode: ScrapeMode): EngineQueueActivities {
   const batch = createScrapeBatchActivities(deps);
   return {
     // The batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).

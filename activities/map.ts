@@ -7,7 +7,7 @@
 import { Context } from '@temporalio/activity';
 import { createMapEngine } from '../crawl/map';
 import type { MapWorkflowInput, ScrapeActivityOutput } from '../workflows/definitions';
-import type { HttpEngine } from './scrape/http';
+import type { HttpEngine } from '../scrape/http/engine';
 import { type ScrapeActivityDeps, scrapeOnce } from './scrape/run-scrape';
 
 export function createMapActivities(deps: ScrapeActivityDeps & { httpEngine: Pick<HttpEngine, 'scrape' | 'fetchRaw'> }) {

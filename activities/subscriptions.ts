@@ -2,16 +2,17 @@
  * The activities of subscriptions. Period n of a subscription covers
  * [anchorAt + n·period, anchorAt + (n+1)·period); n is derived from the schedule's scheduled time.
  * Refill policy: ADD the plan's allowance at the start of every period (credit carries over).
- * A paid plan's period is granted only once its payment has succeeded (lib/billing.ts).
+ * A paid plan's period is granted only once its payment has succeeded (billing/recurring.ts).
  */
+import { ScheduleNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
-import { type PeriodGrant, grantPeriod, inLife, lockSubscription, notifyPeriodGranted, periodAt, planIdAt } from '../lib/billing';
-import type { Plan } from '../lib/config';
-import type { Database } from '../lib/db';
-import { AppError } from '../lib/errors';
-import type { PeriodCharger } from '../lib/payments/provider';
-import { settleEnded } from '../lib/subscriptions';
+import { type PeriodGrant, grantPeriod, inLife, lockSubscription, notifyPeriodGranted, periodAt, planIdAt } from '../billing/recurring';
+import type { Plan } from '../platform/config';
+import type { Database } from '../platform/db';
+import { AppError } from '../platform/errors';
+import type { PeriodCharger } from '../billing/payments/provider';
+import { settleEnded } from '../billing/subscriptions';
 import type { ChargePeriodInput, RefillActivityInput, RefillOutcome, SubscriptionEndInput } from '../workflows/definitions';
 
 export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]; provider?: PeriodCharger }) {
@@ -20,12 +21,12 @@ export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]
     /**
      * Decides the period the schedule reached: a free plan's period is granted; a paid plan's is
      * granted if its payment succeeded, else its payment is created (`charge-due`: the workflow
-     * asks the provider next) or awaited (its webhook grants it, lib/payments/service.ts).
+     * asks the provider next) or awaited (its webhook grants it, billing/payments/service.ts).
      */
     async refillSubscription(input: RefillActivityInput): Promise<RefillOutcome> {
       const scheduledAt = new Date(input.scheduledAt);
       // The decision, the charge's record and the grant are one transaction holding the
-      // subscription's row lock, the lock a cancel takes (lib/subscriptions.ts cancelSubscription):
+      // subscription's row lock, the lock a cancel takes (billing/subscriptions.ts cancelSubscription):
       // a cancel either committed first (its cancelAt is seen here) or waits until this is decided.
       let decided: { outcome: RefillOutcome; grant?: PeriodGrant };
       try {
@@ -34,12 +35,12 @@ export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]
           if (!sub) throw ApplicationFailure.nonRetryable(`No subscription ${input.subscriptionId}`, 'NOT_FOUND');
           if (!sub.anchorAt || sub.status === 'pending') return { outcome: { status: 'inactive' as const } };
           // From cancelAt on nothing is charged or granted. Ending the subscription is left to
-          // settleEnded (lib/subscriptions.ts), the one place that ends it, deletes its schedule and notifies.
+          // settleEnded (billing/subscriptions.ts), the one place that ends it, deletes its schedule and notifies.
           if (sub.cancelAt && scheduledAt.getTime() >= sub.cancelAt.getTime()) return { outcome: { status: 'ended' as const } };
           const period = periodAt(sub.anchorAt, sub.periodSeconds, scheduledAt);
           if (period < 0) return { outcome: { status: 'before-start' as const } };
           if (!inLife(sub, period)) return { outcome: { status: 'inactive' as const } };
-          // A plan change applies from its dated period on (lib/billing.ts planIdAt).
+          // A plan change applies from its dated period on (billing/recurring.ts planIdAt).
           const planId = planIdAt(sub, period);
           const plan = deps.plans.find((p) => p.id === planId);
           if (!plan) throw ApplicationFailure.nonRetryable(`Plan ${planId} is not configured (SUBSCRIPTION_PLANS)`, 'NOT_FOUND');
@@ -129,7 +130,16 @@ export function createSubscriptionActivities(deps: { db: Database; plans: Plan[]
       const sub = await db.subscription.findUnique({ where: { id: input.subscriptionId } });
       if (!sub) return { status: 'missing' };
       if (sub.status !== 'cancelled' || !sub.cancelAt) return { status: sub.status };
-      await settleEnded({ db, temporal: { get: () => Promise.resolve(Context.current().client) } }, sub.userId, sub.cancelAt);
+      const schedules = {
+        delete: (scheduleId: string) =>
+          Context.current()
+            .client.schedule.getHandle(scheduleId)
+            .delete()
+            .catch((error: unknown) => {
+              if (!(error instanceof ScheduleNotFoundError)) throw error;
+            }),
+      };
+      await settleEnded({ db, schedules }, sub.userId, sub.cancelAt);
       const after = await db.subscription.findUnique({ where: { id: sub.id }, select: { status: true } });
       return { status: after?.status ?? 'missing' };
     },

@@ -6,17 +6,20 @@
  * policy; `failWebhookDelivery` records a delivery whose retries are over.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import { emitEvents } from '../lib/webhooks/events';
-import type { WebhookSender } from '../lib/webhooks/deliver';
-import type { WebhookSettings } from '../lib/webhooks/settings';
-import type { EmittedWebhookEvents, WebhookEventSource } from '../workflows/definitions';
+import type { Database } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import { emitEvents } from '../webhooks/events';
+import type { WebhookSender } from '../webhooks/deliver';
+import type { WebhookSettings } from '../webhooks/settings';
+import type { EmittedWebhookEvents } from '../workflows/definitions';
+import type { WebhookEventSource } from '../webhooks/types';
 
 export interface WebhookEmitDeps {
   db: Database;
   logger: Logger;
-  webhooks: Pick<WebhookSettings, 'retry' | 'taskQueue'>;
+  webhooks: Pick<WebhookSettings, 'retry'>;
+  /** Task queue of delivery workflows (the main queue: worker processes run them). */
+  webhookDeliveryQueue: string;
 }
 
 /** Registered beside every workflow that may emit (the batch workers, the main queue). */
@@ -24,7 +27,7 @@ export function createWebhookEmitActivities(deps: WebhookEmitDeps) {
   return {
     async emitWebhookEvents(input: { sources: WebhookEventSource[] }): Promise<EmittedWebhookEvents> {
       const deliveryIds = await emitEvents(deps.db, input.sources);
-      return { deliveryIds, taskQueue: deps.webhooks.taskQueue, retry: deps.webhooks.retry };
+      return { deliveryIds, taskQueue: deps.webhookDeliveryQueue, retry: deps.webhooks.retry };
     },
   };
 }

@@ -5,7 +5,7 @@
  * same chain through the real PostgreSQL trigger and two API processes is tested end to end in
  * api/routes/user-templates.test.ts.
  */
-import type { PgListener } from '../lib/pg-listener';
+import type { PgListener } from '../platform/pg-listener';
 import { createApiKeyVerifier } from './api-key-cache';
 
 function fakeListener() {

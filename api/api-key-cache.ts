@@ -13,7 +13,7 @@
  * it is refreshed at most once per `touchMs` per key (docs/accounts.md: precise to a minute).
  */
 import { createHash } from 'node:crypto';
-import type { PgListener } from '../lib/pg-listener';
+import type { PgListener } from '../platform/pg-listener';
 
 export interface VerifiedKey {
   userId: string;

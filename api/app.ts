@@ -1,18 +1,8 @@
 import express, { type Express } from 'express';
-import type { Blacklist } from '../activities/scrape/blacklist';
-import type { Auth } from '../lib/auth';
-import type { Config } from '../lib/config';
-import type { Database } from '../lib/db';
-import type { Logger } from '../lib/logger';
-import type { Metrics } from '../lib/metrics';
-import type { SqlPool } from '../lib/sql';
-import type { LazyTemporalClient } from '../lib/temporal-client';
-import type { TaskQueues } from '../workflows/definitions';
-import type { ApiKeyVerifier } from './api-key-cache';
 import { apiKeyUsable, createDependencyMonitor, dependencyGate, guardApiKeyVerifier, guardCredentialChecks } from './middleware/dependencies';
 import { createErrorHandler, notFound } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
-import { type Limits, createLimits, limitSettings } from './limits';
+import { createLimits, limitSettings } from './limits';
 import { buildOpenApi } from './openapi';
 import { type Route, mountRoutes } from './route-table';
 import { authRouteTable } from './routes/auth';
@@ -27,39 +17,17 @@ import { pricingRouteTable } from './routes/pricing';
 import { notificationRouteTable } from './routes/notifications';
 import { paymentRouteTable, paymentWebhookRouteTable } from './routes/payments';
 import { subscriptionRouteTable } from './routes/subscriptions';
-import { paymentProviderFromConfig } from '../lib/payments/service';
+import { paymentProviderFromConfig } from '../billing/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
 import { mapRouteTable } from './routes/map';
 import { scrapeRunRouteTable } from './routes/scrape-runs';
-import type { ScrapeDispatcher } from './scrape-dispatch';
 import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
-import type { RunningAttempts } from '../lib/running-attempts';
+import type { AppDeps } from './deps';
 
-export interface AppDeps {
-  config: Config;
-  logger: Logger;
-  metrics: Metrics;
-  db: Database;
-  /** Plain SQL for the hot path of a scrape (balance reads). */
-  sql: SqlPool;
-  temporal: LazyTemporalClient;
-  queues: TaskQueues;
-  /** The auth library (lib/auth.ts): sessions and API keys. */
-  auth: Auth;
-  /** API keys, verified through the auth plugin and cached until revoked (api/api-key-cache.ts). */
-  apiKeys: ApiKeyVerifier;
-  blacklist: Blacklist;
-  /** Records and starts standalone scrapes and waits for them (api/scrape-dispatch.ts). */
-  scrapes: ScrapeDispatcher;
-  /** Requests per API key and runs in flight per account (api/limits.ts); createApp sets it from the config. */
-  limits?: Limits;
-  /** The scrape attempts this process runs (its worker's), so a cancel stops one at once (lib/running-attempts.ts). */
-  attempts?: RunningAttempts;
-}
 
 /** The document's `info` (GET /openapi.json, the generated clients in clients/). */
 export const OPENAPI_INFO = { title: 'Scrape API', version: '0.1.0', description: 'Generated from the route table (docs/api.md).' } as const;

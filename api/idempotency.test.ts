@@ -3,8 +3,8 @@
  * database, the route's operation stubbed: what a repeat does when its first request's run never
  * started, and when the first request could not release its key because PostgreSQL was down.
  */
-import { createLogger } from '../lib/logger';
-import { DatabaseUnreachableError, type SqlPool, createSqlPool } from '../lib/sql';
+import { createLogger } from '../platform/logger';
+import { DatabaseUnreachableError, type SqlPool, createSqlPool } from '../platform/sql';
 import { createTestDatabase } from '../test/helpers/database';
 import { waitFor } from '../test/helpers/wait';
 import { type IdempotentOperation, ResourceNeverStarted, createIdempotencyStore, runIdempotent } from './idempotency';

@@ -32,9 +32,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { stringify } from 'safe-stable-stringify';
-import { AppError } from '../lib/errors';
-import type { Logger } from '../lib/logger';
-import { type SqlPool, untilDatabaseAnswers } from '../lib/sql';
+import { AppError } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import { type SqlPool, untilDatabaseAnswers } from '../platform/sql';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

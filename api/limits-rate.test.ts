@@ -3,8 +3,8 @@
  * the shared rows every RATE_LIMIT_FLUSH_MS), against an in-memory stand-in for `api_key_rate`
  * shared by two "replicas"; fake timers move the clock. api/limits.test.ts runs it on PostgreSQL.
  */
-import { AppError } from '../lib/errors';
-import { createMetrics } from '../lib/metrics';
+import { AppError } from '../platform/errors';
+import { createMetrics } from '../platform/metrics';
 import { createLimits } from './limits';
 
 const LIMIT = 5;

@@ -17,15 +17,15 @@
  *   library's 401 answers to POST /api/auth/sign-in/email counted per e-mail address in
  *   `sign_in_failure` (fixed windows, same upsert as the key rate); at the limit a sign-in of that
  *   address → 429 before the library checks the password, Retry-After = seconds left in the window.
- *   Per-address throttling of the auth routes is the library's own (lib/auth.ts).
+ *   Per-address throttling of the auth routes is the library's own (accounts/auth.ts).
  * A 429 comes before any run is recorded or credit taken. Each is counted in
  * `requests_limited_total{limit}`.
  */
-import { AppError } from '../lib/errors';
-import type { Config } from '../lib/config';
-import type { Metrics } from '../lib/metrics';
-import type { Logger } from '../lib/logger';
-import type { SqlPool } from '../lib/sql';
+import { AppError } from '../platform/errors';
+import type { Config } from '../platform/config';
+import type { Metrics } from '../platform/metrics';
+import type { Logger } from '../platform/logger';
+import type { SqlPool } from '../platform/sql';
 
 export interface LimitSettings {
   ratePerMinute: number;

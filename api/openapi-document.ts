@@ -4,12 +4,13 @@
  * process creates it, so the document is the one the running service answers. Used by
  * scripts/generate-clients.ts (clients/openapi.json and the generated clients) and its tests.
  */
-import { parseConfig } from '../lib/config';
-import { createLogger } from '../lib/logger';
-import { createMetrics } from '../lib/metrics';
-import { type AppDeps, OPENAPI_INFO, createApp } from './app';
+import { parseConfig } from '../platform/config';
+import { createLogger } from '../platform/logger';
+import { createMetrics } from '../platform/metrics';
+import { OPENAPI_INFO, createApp } from './app';
 import { buildOpenApi } from './openapi';
 import type { Route } from './route-table';
+import type { AppDeps } from './deps';
 
 /** The app of a service configured by `env`, with collaborators that are never called: its routes only. */
 export function routesOnlyApp(env: Record<string, string> = {}) {

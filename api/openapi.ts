@@ -4,10 +4,10 @@
  * form (what a client sends: defaults optional), responses in their output form. Schemas named
  * with `.meta({ id })` become `components.schemas`. Error responses use one `ErrorBody` schema
  * whose `code` lists only the codes the table's routes can answer, and each status names its
- * codes and their meanings (lib/errors.ts).
+ * codes and their meanings (platform/errors.ts).
  */
 import { z } from 'zod';
-import { ERRORS, type ErrorCode } from '../lib/errors';
+import { ERRORS, type ErrorCode } from '../platform/errors';
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { type Responses, type Route, routeErrors } from './route-table';
 import { errorBodySchema } from './schemas/responses';

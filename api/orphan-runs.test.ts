@@ -5,8 +5,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
-import type { Logger } from '../lib/logger';
-import type { ScrapeRunStore } from '../lib/scrape-runs';
+import type { Logger } from '../platform/logger';
+import type { ScrapeRunStore } from '../scrape/runs';
 import { createOrphanRunReaper } from './orphan-runs';
 
 const scrapeRunIds = defineSearchAttributeKey('ScrapeRunIds', SearchAttributeType.KEYWORD_LIST);

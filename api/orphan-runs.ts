@@ -13,16 +13,16 @@
  * sent it. One that was written but is still unseen after `graceMs` (the lane's task held up
  * that long) is failed all the same, and harmlessly: its runs are then found finished.
  *
- * A crawl's page runs are not looked at (lib/scrape-runs.ts `queuedSince`): the crawl workflow
+ * A crawl's page runs are not looked at (scrape/runs.ts `queuedSince`): the crawl workflow
  * records them itself, and one may wait queued for its host's politeness delay, up to 60 s.
  *
  * A start slower than `graceMs` that succeeds after all is harmless: its activities find the run
- * finished and neither debit nor scrape (lib/scrape-runs.ts, startAttempt). Every API replica
+ * finished and neither debit nor scrape (scrape/runs.ts, startAttempt). Every API replica
  * runs this; the transitions are guarded, so two replicas failing the same run write it once.
  */
 import { type WorkflowExecutionDescription, WorkflowNotFoundError } from '@temporalio/client';
-import type { Logger } from '../lib/logger';
-import type { ScrapeRunStore } from '../lib/scrape-runs';
+import type { Logger } from '../platform/logger';
+import type { ScrapeRunStore } from '../scrape/runs';
 import { SEARCH_ATTRIBUTE_KEYS, type TemporalStarter } from './scrape-dispatch';
 
 export interface OrphanRunReaper {

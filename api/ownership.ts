@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { AppError } from '../platform/errors';
 
 /**
  * DESIGN.md's ownership rule for a looked-up resource: unknown → 404, another account's → 403.

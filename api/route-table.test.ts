@@ -6,12 +6,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { z } from 'zod';
-import { parseConfig } from '../lib/config';
-import type { AppDeps } from './app';
+import { parseConfig } from '../platform/config';
 import { MESSAGES } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { MALFORMED_ID_MESSAGE } from './params';
 import { badRequest, mountRoutes, reply, route, unprocessable } from './route-table';
+import type { AppDeps } from './deps';
 
 const verified = { userId: 'u1', apiKeyId: 'k1' };
 const deps = {

@@ -13,11 +13,11 @@
  */
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '../lib/errors';
-import type { AppDeps } from './app';
+import { AppError, type ErrorCode } from '../platform/errors';
 import { type AuthContext, authenticate } from './middleware/auth';
 import { MALFORMED_ID_MESSAGE, idSchema } from './params';
-import { parseBody, parseOrUnprocessable } from './validate';
+import { parseBody, parseOrUnprocessable } from '../platform/validate';
+import type { AppDeps } from './deps';
 
 export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -8,8 +8,8 @@
  *   than that, the rows of the waiting runs are read in one query, so a lost notification costs
  *   latency, never an answer.
  */
-import type { FinishedRun, ScrapeRunStore } from '../lib/scrape-runs';
-import type { PgListener } from '../lib/pg-listener';
+import type { FinishedRun, ScrapeRunStore } from '../scrape/runs';
+import type { PgListener } from '../platform/pg-listener';
 
 export interface FinishedAnswer {
   run: FinishedRun;

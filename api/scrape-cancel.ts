@@ -3,20 +3,20 @@
  * by its owner, without touching the runs beside it.
  *
  * The run is recorded cancelled and refunded here, before any workflow hears of it: the guarded
- * transition (lib/scrape-runs.ts `cancelAndRefund`) makes every later write of the run a no-op (a
+ * transition (scrape/runs.ts `cancelAndRefund`) makes every later write of the run a no-op (a
  * late success is not stored, an attempt not yet started never starts, so never debits), and the
  * refund is keyed by the run's debit, so it happens once whoever else cancels it. Then its fetch
- * is stopped: at once when it runs in this process (lib/running-attempts.ts), and by its
+ * is stopped: at once when it runs in this process (scrape/running-attempts.ts), and by its
  * execution otherwise: a lane gets a Signal naming the run (workflows/scrape.workflow.ts
  * `cancelScrapeRunSignal`), an execution of its own (a template run, a map) is cancelled. If
  * Temporal cannot be reached, the cancel still stands; the attempt finds the run cancelled when
  * it ends.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { AppError } from '../lib/errors';
-import { createScrapeRunStore } from '../lib/scrape-runs';
+import { AppError } from '../platform/errors';
+import { createScrapeRunStore } from '../scrape/runs';
 import { cancelScrapeRunSignalName } from '../workflows/definitions';
-import type { AppDeps } from './app';
+import type { AppDeps } from './deps';
 
 /** What the cancel reads of a run row. */
 export interface CancellableRun {

@@ -25,8 +25,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { type SearchAttributePair, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
-import type { Logger } from '../lib/logger';
-import type { FinishedRun, ScrapeRunStore } from '../lib/scrape-runs';
+import type { Logger } from '../platform/logger';
+import type { FinishedRun, ScrapeRunStore } from '../scrape/runs';
 import { LANE_MAX_RUNS, type ScrapeBatchWorkflowInput, type ScrapeJob, type TaskQueues, scrapeLaneSignalName, workflowIds } from '../workflows/definitions';
 import type { FinishedAnswer, RunWaiters } from './run-waiters';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';

@@ -2,10 +2,10 @@
  * replayScrapeRun (the answer to an Idempotency-Key repeat), its collaborators stubbed: a run it
  * waited for that ended never started is not the request's outcome.
  */
-import type { FinishedRun } from '../lib/scrape-runs';
-import type { AppDeps } from './app';
+import type { FinishedRun } from '../scrape/runs';
 import { ResourceNeverStarted } from './idempotency';
 import { replayScrapeRun } from './scrape-run';
+import type { AppDeps } from './deps';
 
 const auth = { userId: 'user-1', apiKeyId: 'key-1', method: 'api-key' as const };
 const queued: FinishedRun = { id: 'run-1', url: 'http://127.0.0.1/page', mode: 'http', status: 'queued', attempts: 0, cost: 1, request: { url: 'http://127.0.0.1/page', mode: 'http' }, result: null, error: null, httpStatus: null, elapsedMs: null };

@@ -6,16 +6,16 @@
  * failure's status and body.
  */
 import { randomUUID } from 'node:crypto';
-import { checkTarget, resolvePublicHost } from '../scrape/guard';
-import { getBalance } from '../lib/credit';
-import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../lib/errors';
-import type { FinishedRun } from '../lib/scrape-runs';
+import { checkTarget, resolvePublicHost } from '../platform/target-guard';
+import { getBalance } from '../accounts/credit';
+import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../platform/errors';
+import type { FinishedRun } from '../scrape/runs';
 import type { StoredResult } from '../scrape/types';
-import type { AppDeps } from './app';
 import type { AuthContext } from './middleware/auth';
 import { type ScrapeRequest, scrapeCost } from '../scrape/request';
 import { ResourceNeverStarted } from './idempotency';
 import { apiWebhooks } from './webhooks';
+import type { AppDeps } from './deps';
 
 /** What a run body reads of a run: the row (GET /webhook/runs/:id) or the in-process outcome. */
 export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs'>;

@@ -7,25 +7,25 @@ import { Worker } from '@temporalio/worker';
 import { createScrapeBatchActivities } from '../activities/scrape/batch';
 import { createMapActivities } from '../activities/map';
 import { createWebhookEmitActivities } from '../activities/webhooks';
-import { webhookSettings } from '../lib/webhooks/settings';
-import { createBlacklist } from '../activities/scrape/blacklist';
-import { closeEngines, createEngines, servedModes } from '../activities/scrape/engines';
-import { createAuth } from '../lib/auth';
-import { loadConfig, type Config } from '../lib/config';
-import { createDatabase } from '../lib/db';
-import { createLogger } from '../lib/logger';
-import { createWorkerMetrics } from '../lib/metrics';
-import { runMigrations } from '../lib/migrate';
-import { installSdkMetrics } from '../lib/temporal-sdk-metrics';
-import { deliveryFromConfig } from '../lib/notification-delivery';
-import { setNotificationDelivery } from '../lib/notifications';
-import { createPgListener } from '../lib/pg-listener';
-import { exitWithParent } from '../lib/runtime/exit-with-parent';
-import { createRunningAttempts } from '../lib/running-attempts';
-import { createScrapeRunStore } from '../lib/scrape-runs';
-import { createSqlPool } from '../lib/sql';
-import { createLazyTemporalClient } from '../lib/temporal-client';
-import { loadWorkflowBundle } from '../lib/workflow-bundle';
+import { webhookSettings } from '../webhooks/settings';
+import { createBlacklist } from '../scrape/blacklist';
+import { closeEngines, createEngines, servedModes } from '../scrape/engine-implementations';
+import { createAuth } from '../accounts/auth';
+import { loadConfig, type Config } from '../platform/config';
+import { createDatabase } from '../platform/db';
+import { createLogger } from '../platform/logger';
+import { createWorkerMetrics } from '../platform/metrics';
+import { runMigrations } from '../platform/migrate';
+import { installSdkMetrics } from '../platform/temporal-sdk-metrics';
+import { deliveryFromConfig } from '../notifications/delivery';
+import { setNotificationDelivery } from '../notifications/notifications';
+import { createPgListener } from '../platform/pg-listener';
+import { exitWithParent } from '../platform/exit-with-parent';
+import { createRunningAttempts } from '../scrape/running-attempts';
+import { createScrapeRunStore } from '../scrape/runs';
+import { createSqlPool } from '../platform/sql';
+import { createLazyTemporalClient } from '../platform/temporal-client';
+import { loadWorkflowBundle } from '../workers/workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
@@ -83,7 +83,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
             // Maps (POST /map) run here too, eagerly started like the scrapes (docs/crawl.md "Map").
             ...createMapActivities({ ...scrapeDeps, httpEngine: engines.http! }),
             // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
-            ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config) }),
+            ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config), webhookDeliveryQueue: queues.main }),
           },
         })
     : undefined;

@@ -6,8 +6,8 @@
  * account every WEBHOOK_ENDPOINT_CACHE_MS (and at once in the process where an endpoint is added
  * or deleted). Another replica learns of a new endpoint within that time.
  */
-import type { AppDeps } from './app';
-import { type WebhookGuard, type WebhookSettings, createWebhookGuard, webhookSettings } from '../lib/webhooks/settings';
+import { type WebhookGuard, type WebhookSettings, createWebhookGuard, webhookSettings } from '../webhooks/settings';
+import type { AppDeps } from './deps';
 
 export interface ApiWebhooks {
   settings: WebhookSettings;

@@ -1,5 +1,5 @@
 /**
- * What naming a document's charset costs browser mode (activities/scrape/browser/document-charset.ts),
+ * What naming a document's charset costs browser mode (scrape/browser/document-charset.ts),
  * engine only, in one run: two pools, alike but for `labelCharsets` (on: the product; off: Chromium
  * decodes by itself, the baseline), on two pages of the fixture site:
  *   /links?n=20              its Content-Type names a charset: the response is only paused and let go
@@ -15,10 +15,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createBrowserPool } from '../activities/scrape/browser';
-import type { BrowserPool } from '../activities/scrape/browser';
-import { readProcessTree } from '../activities/scrape/browser/proc';
-import { defaultChromiumPath } from '../lib/config';
+import { createBrowserPool } from '../scrape/browser';
+import type { BrowserPool } from '../scrape/browser';
+import { readProcessTree } from '../scrape/browser/proc';
+import { defaultChromiumPath } from '../platform/config';
 import { startFixtureServer } from '../test/fixtures/server';
 import { drive, runBench } from './services';
 

@@ -18,12 +18,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, createBrowserPool } from '../activities/scrape/browser';
-import type { BrowserPool } from '../activities/scrape/browser';
-import { readProcessTree } from '../activities/scrape/browser/proc';
+import { CHROMIUM_ARGS, createBrowserPool } from '../scrape/browser';
+import type { BrowserPool } from '../scrape/browser';
+import { readProcessTree } from '../scrape/browser/proc';
 import { startFixtureServer } from '../test/fixtures/server';
 import { drive, runBench } from './services';
-import { defaultChromiumPath } from '../lib/config';
+import { defaultChromiumPath } from '../platform/config';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
 const scale = Number(process.env.BENCH_SCALE ?? '1');

@@ -9,10 +9,10 @@
 import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../lib/config';
-import { freePort } from '../lib/runtime/free-port';
-import { startEmbeddedPostgres } from '../lib/runtime/postgres';
-import { type RunningTemporal, resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
+import { parseConfig } from '../platform/config';
+import { freePort } from '../platform/free-port';
+import { startEmbeddedPostgres } from '../scripts/runtime/postgres';
+import { type RunningTemporal, resolveTemporalCli, startTemporalDevServer } from '../scripts/runtime/temporal-server';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { TEST_ENV } from '../test/helpers/env';
 

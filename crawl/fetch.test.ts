@@ -1,9 +1,10 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { createHttpEngine, type HttpEngine } from '../activities/scrape/http';
-import { listenOnLoopback } from '../lib/runtime/free-port';
-import { matchesBlacklist } from '../scrape/guard';
-import { createProxyRotation, parseProxyUrls } from '../scrape/proxies';
+import { createHttpEngine, type HttpEngine } from '../scrape/http/engine';
+import { listenOnLoopback } from '../platform/free-port';
+import { matchesBlacklist } from '../platform/target-guard';
+import { parseProxyUrls } from '../platform/proxy-endpoints';
+import { createProxyRotation } from '../scrape/proxies';
 import { startCrawlSite, type CrawlSite } from '../test/fixtures/crawl-site';
 import { deadProxyUrl, startHttpProxy } from '../test/fixtures/proxies';
 import { type DiscoveryDeps, discoverSitemapUrls, discoverSitemaps, fetchRobots } from './fetch';

@@ -1,19 +1,20 @@
 /**
  * The guarded GETs of discovery: robots.txt and sitemaps (docs/crawl.md "robots.txt", "Sitemaps").
- * They go through the http engine's `fetchRaw` (activities/scrape/http.ts), i.e. the same SSRF
- * guard (scrape/guard.ts: every hop's scheme, blacklist and resolved address), redirect checks,
+ * They go through the http engine's `fetchRaw` (scrape/http/engine.ts), i.e. the same SSRF
+ * guard (platform/target-guard.ts: every hop's scheme, blacklist and resolved address), redirect checks,
  * decompression with a size cap, deadline and outbound proxy as a scrape; the proxy is chosen by
  * the same rotation (scrape/proxies.ts), sticky per scope and host like a flow's scrapes
  * (`proxyStickyKey`). Never a second fetcher.
  */
-import type { HttpEngine, RawResponse } from '../activities/scrape/http';
-import { proxyStickyKey } from '../activities/scrape/run-scrape';
-import { AppError } from '../lib/errors';
-import type { BlacklistCheck } from '../scrape/guard';
-import type { ProxyEndpoint, ProxyRotation } from '../scrape/proxies';
+import type { HttpEngine, RawResponse } from '../scrape/http/engine';
+import { AppError } from '../platform/errors';
+import type { BlacklistCheck } from '../platform/target-guard';
+import type { ProxyEndpoint } from '../platform/proxy-endpoints';
+import type { ProxyRotation } from '../scrape/proxies';
 import { MAX_ROBOTS_BYTES, robotsUrlOf } from './robots';
 import { SITEMAP_LIMITS, parseSitemap } from './sitemap';
 import { normalizeUrl } from './url';
+import { proxyStickyKey } from '../scrape/proxies';
 
 export interface DiscoveryDeps {
   /** The process's http engine (ActivityDeps.httpEngine): its `fetchRaw` does every request. */

@@ -6,13 +6,13 @@
  * exactly what `POST /webhook/unblocker` accepts, minus `url`, `async` and `webhook`).
  */
 import { z } from 'zod';
-import { AppError } from '../lib/errors';
-import { absoluteHttpUrl } from '../lib/zod-messages';
-import { webhookSpecSchema } from '../lib/webhooks/spec';
-import { issueMessage } from '../api/validate';
+import { AppError } from '../platform/errors';
+import { absoluteHttpUrl } from '../platform/zod-messages';
+import { webhookSpecSchema } from '../webhooks/spec';
+import { issueMessage } from '../platform/validate';
 import { type ScrapeRequest, parseScrapeRequest, scrapeCost } from '../scrape/request';
-import type { ScrapeRequestPayload } from '../workflows/definitions';
 import { normalizeUrl, scopeProblems } from './url';
+import type { ScrapeRequestPayload } from '../scrape/request';
 
 export const CRAWL_LIMIT_MAX = 10_000;
 export const CRAWL_LIMIT_DEFAULT = 100;

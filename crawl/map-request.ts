@@ -3,7 +3,7 @@
  * workflow carries its output type.
  */
 import { z } from 'zod';
-import { absoluteHttpUrl } from '../lib/zod-messages';
+import { absoluteHttpUrl } from '../platform/zod-messages';
 
 export const SITEMAP_MODES = ['include', 'skip', 'only'] as const;
 export type SitemapMode = (typeof SITEMAP_MODES)[number];

@@ -1,4 +1,4 @@
-import { createHttpEngine, type HttpEngine } from '../activities/scrape/http';
+import { createHttpEngine, type HttpEngine } from '../scrape/http/engine';
 import { startCrawlSite, type CrawlSite } from '../test/fixtures/crawl-site';
 import { createMapEngine } from './map';
 import { normalizeUrl } from './url';

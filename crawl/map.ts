@@ -10,14 +10,14 @@
  * (5xx, 429, no answer) fails the attempt (RFC 9309: disallow all until it can be read), which is
  * retried like a failing start page.
  */
-import type { HttpEngine } from '../activities/scrape/http';
-import type { Engine } from '../activities/scrape/run-scrape';
-import { AppError } from '../lib/errors';
+import type { HttpEngine } from '../scrape/http/engine';
+import { AppError } from '../platform/errors';
 import type { PageLink, ScrapeResult } from '../scrape/types';
 import { type DiscoveryDeps, discoverSitemaps, fetchRobots } from './fetch';
 import { MAP_LIMITS, type MapOptions } from './map-request';
 import { CRAWLER_USER_AGENT_TOKEN, type RobotsRules, parseRobots, robotsFailure, robotsUrlOf, robotsVerdict } from './robots';
 import { compileScope, normalizeUrl } from './url';
+import type { Engine } from '../scrape/request';
 
 /** The page's status that makes a map attempt fail (and be retried): the scrape's rule. */
 const isRetryableStatus = (status: number) => status >= 500 || status === 429;

@@ -57,3 +57,10 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 }
 
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The signed-in user, as GET /api/users/session answers it. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+}

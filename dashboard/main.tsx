@@ -5,7 +5,7 @@
  */
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, errorText, setUnauthorizedHandler } from './api';
+import { type SessionUser, api, errorText, setUnauthorizedHandler } from './api';
 import { AccountPage } from './pages/account';
 import { SignIn, SignUp } from './pages/auth';
 import { BillingPage } from './pages/billing';
@@ -18,11 +18,6 @@ import { BASE, match, navigate, usePath } from './router';
 import './style.css';
 import { Link } from './ui';
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-}
 
 type SessionState = { state: 'loading' } | { state: 'signed-out' } | { state: 'signed-in'; user: SessionUser };
 

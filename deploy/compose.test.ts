@@ -6,7 +6,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal as proto } from '@temporalio/proto';
 import { parse as parseYaml } from 'yaml';
-import { SEARCH_ATTRIBUTES } from '../lib/runtime/temporal-namespace';
+import { SEARCH_ATTRIBUTES } from '../scripts/runtime/temporal-namespace';
 import { testEnv } from '../test/helpers/env';
 import { waitFor } from '../test/helpers/wait';
 

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../lib/runtime/free-port';
+import { freePort } from '../platform/free-port';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { type TestAccount, createAccount } from '../test/helpers/accounts';
 import { opsKitQueries, samplesOf, selectorsOf } from '../test/helpers/promql';
@@ -87,7 +87,7 @@ describe('the ops kit queries only what the API and the worker export', () => {
     expect([...queues].sort()).toEqual([`${prefix}scrape-browser`, `${prefix}scrape-main`, `${prefix}scrape-sync`]);
     expect(worker.has('temporal_num_pollers')).toBe(true);
     expect(worker.has('temporal_workflow_task_queue_poll_succeed_total')).toBe(true);
-    // Latency buckets from 5 ms (lib/temporal-sdk-metrics.ts), not the SDK's default from 100 ms.
+    // Latency buckets from 5 ms (platform/temporal-sdk-metrics.ts), not the SDK's default from 100 ms.
     const bounds = (worker.get('temporal_activity_schedule_to_start_latency_seconds_bucket') ?? []).map((labels) => labels.le);
     expect(bounds).toContain('0.005');
     expect(bounds).toContain('60');

@@ -11,7 +11,7 @@
  * first MAX_LATE_META_BYTES. With no declaration at all: UTF-8 when the bytes are valid UTF-8
  * (Chromium alone would show windows-1252 mojibake there), else windows-1252 (Chromium's default
  * for an English locale). Browser mode hands Chromium this answer for every HTML document whose
- * Content-Type names no charset (activities/scrape/browser/document-charset.ts).
+ * Content-Type names no charset (scrape/browser/document-charset.ts).
  */
 import sniffHTMLEncoding from 'html-encoding-sniffer';
 import { decode, labelToName } from 'whatwg-encoding';

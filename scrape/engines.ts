@@ -2,11 +2,13 @@
  * The scrape engines, one line each: what a mode costs, where its pages are done, which activity
  * does them and which request fields it supports. The request schema's cross-field rules, the
  * price list, the API's dispatch, the workflows and the workers' wiring all read this table, so
- * adding an engine is its implementation (one file under activities/scrape/) plus a line here and
- * a line in the workers' table (activities/scrape/engines.ts); the compiler names each slot.
+ * adding an engine is its implementation (a folder under scrape/, as scrape/http/ and
+ * scrape/browser/) plus a line here and a line in the workers' table
+ * (scrape/engine-implementations.ts); the compiler names each slot.
  *
- * Pure data with no imports: workflows read it inside Temporal's sandbox.
+ * Pure data, type-only imports: workflows read it inside Temporal's sandbox.
  */
+import type { WORKER_QUEUE_CHOICES } from '../platform/config';
 
 /** The scrape modes (`mode` of a request), one per engine. */
 export const SCRAPE_MODES = ['http', 'browser'] as const;
@@ -61,6 +63,8 @@ export const SCRAPE_ENGINES = {
 
 /** The modes whose engine has a queue of its own (a worker may serve just that queue: WORKER_QUEUES). */
 export const OWN_QUEUE_MODES = SCRAPE_MODES.filter((mode) => SCRAPE_ENGINES[mode].placement === 'own-queue');
+// The configuration lists the queues a worker may serve (WORKER_QUEUES); every engine mode must be one.
+const _everyModeIsAWorkerQueue: ReadonlyArray<(typeof WORKER_QUEUE_CHOICES)[number]> = SCRAPE_MODES;
 
 /** What `capture_network` adds to a scrape's price. */
 export const CAPTURE_NETWORK_PRICE = 1;

@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { AppError } from '../platform/errors';
 import { parseScrapeRequest, scrapeCost } from './request';
 
 /** Runs the parser and returns the AppError it throws (fails the test when it does not throw). */

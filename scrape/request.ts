@@ -9,15 +9,16 @@
  * (INVALID_SELECTOR, also 400), so no work starts for a request that cannot succeed.
  */
 import { z } from 'zod';
-import { absoluteHttpUrl } from '../lib/zod-messages';
-import { AppError } from '../lib/errors';
+import { absoluteHttpUrl } from '../platform/zod-messages';
+import { AppError } from '../platform/errors';
 import { assertValidCss, validateSelectors } from './selectors';
 import { refusedHeaderReason } from './headers';
 import { PROXY_CHOICES } from './proxies';
-import { issueMessage } from '../api/validate';
-import { webhookSpecSchema } from '../lib/webhooks/spec';
+import { issueMessage } from '../platform/validate';
+import { webhookSpecSchema } from '../webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, isScreenshotFormat, modesSupporting } from './engines';
 import { OUTPUT_FORMATS } from './types';
+import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
@@ -105,6 +106,8 @@ export const scrapeRequestSchema = z.strictObject({
 
 /** A validated request, normalised: selectors are always objects, defaults applied. */
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
+/** A validated scrape request as workflows carry it (the API's, without `async`). */
+export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 /** What a client may send. */
 export type ScrapeRequestInput = z.input<typeof scrapeRequestSchema>;
 
@@ -177,3 +180,30 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
 
 /** The price list and a request's cost live with the engines. */
 export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
+
+/**
+ * What the engines need from a request: the validated request (scrape/request.ts) with every
+ * field but `url` optional (tests and benches call engines directly), selectors as strings or
+ * objects, and two browser-only options the API does not expose.
+ */
+export type EngineRequest = Partial<
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags'>
+> & {
+  url: string;
+  selectors?: ReadonlyArray<string | SelectorSpec>;
+  /**
+   * browser only: when navigation counts as done, default 'load' (the page and its subresources).
+   * 'domcontentloaded': the HTML is parsed (images, stylesheets may still be loading);
+   * 'networkidle': 'load', then no request for 500 ms (costs at least 500 ms);
+   * 'commit': the response headers arrived and the document started (its HTML may be partial).
+   */
+  wait_until?: WaitUntil;
+  /**
+   * browser only: resource types the page may not load (aborted before any connection is made;
+   * with `capture_network` they show `error: "net::ERR_ABORTED"`). Default: none.
+   */
+  block_resources?: ReadonlyArray<BlockableResourceType>;
+};
+
+/** One scrape by an engine: what the scrape activity and the crawl's fetcher call. */
+export type Engine = (req: EngineRequest, opts: ScrapeCallOptions) => Promise<ScrapeResult>;

@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { AppError } from '../platform/errors';
 import { evaluateSelectors, validateSelectors } from './selectors';
 
 const HTML = `<html><body>

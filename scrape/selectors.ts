@@ -14,7 +14,7 @@
  */
 import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
-import { AppError } from '../lib/errors';
+import { AppError } from '../platform/errors';
 import type { SelectorMatch, SelectorResult, SelectorSpec } from './types';
 
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster', 'data', 'cite']);

@@ -3,9 +3,8 @@
  * adds `id`, `attempts` and `credits`. Client-safe: types and constant lists only (no imports
  * with runtime code), so a schema can build its enums from the lists below.
  */
-import type { BlacklistCheck } from './guard';
-import type { ProxyEndpoint } from './proxies';
-import type { ScrapeRequest } from './request';
+import type { BlacklistCheck } from '../platform/target-guard';
+import type { ProxyEndpoint } from '../platform/proxy-endpoints';
 import type { ScrapeMode } from './engines';
 
 export type { ScrapeMode } from './engines';
@@ -132,29 +131,6 @@ export type WaitUntil = (typeof WAIT_UNTIL_VALUES)[number];
 export const BLOCKABLE_RESOURCE_TYPES = ['image', 'media', 'font', 'stylesheet'] as const;
 export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
 
-/**
- * What the engines need from a request: the validated request (scrape/request.ts) with every
- * field but `url` optional (tests and benches call engines directly), selectors as strings or
- * objects, and two browser-only options the API does not expose.
- */
-export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags'>
-> & {
-  url: string;
-  selectors?: ReadonlyArray<string | SelectorSpec>;
-  /**
-   * browser only: when navigation counts as done, default 'load' (the page and its subresources).
-   * 'domcontentloaded': the HTML is parsed (images, stylesheets may still be loading);
-   * 'networkidle': 'load', then no request for 500 ms (costs at least 500 ms);
-   * 'commit': the response headers arrived and the document started (its HTML may be partial).
-   */
-  wait_until?: WaitUntil;
-  /**
-   * browser only: resource types the page may not load (aborted before any connection is made;
-   * with `capture_network` they show `error: "net::ERR_ABORTED"`). Default: none.
-   */
-  block_resources?: ReadonlyArray<BlockableResourceType>;
-};
 
 /** The stored result of a successful scrape (scrape_run.result; GET /webhook/runs/:id shows it). */
 export interface StoredResult extends FormatOutputs {

@@ -6,10 +6,10 @@
  * Uses DATABASE_URL, or the embedded database of `npm start` (DATA_DIR). Every API and worker
  * process picks a change up within a few seconds.
  */
-import { createBlacklist } from '../activities/scrape/blacklist';
-import { loadConfig } from '../lib/config';
-import { createDatabase } from '../lib/db';
-import { embeddedDatabaseUrl } from '../lib/runtime/postgres';
+import { createBlacklist } from '../scrape/blacklist';
+import { loadConfig } from '../platform/config';
+import { createDatabase } from '../platform/db';
+import { embeddedDatabaseUrl } from './runtime/postgres';
 
 async function main(): Promise<number> {
   const [command, pattern, ...reason] = process.argv.slice(2);

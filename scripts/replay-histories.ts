@@ -9,9 +9,9 @@
  * Prints one line per history and exits 1 when any of them does not replay.
  */
 import path from 'node:path';
-import { loadConfig } from '../lib/config';
-import { loadWorkflowBundle } from '../lib/workflow-bundle';
-import { readHistories, replayHistories } from '../lib/workflow-replay';
+import { loadConfig } from '../platform/config';
+import { loadWorkflowBundle } from '../workers/workflow-bundle';
+import { readHistories, replayHistories } from '../workers/workflow-replay';
 
 async function main(): Promise<number> {
   const given = process.argv.slice(2);

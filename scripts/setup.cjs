@@ -12,7 +12,7 @@
  *   4. the web console (scripts/build-dashboard.cjs) into dist/dashboard/ when its sources changed
  * With --for-tests also the Python tools venv (scripts/python-tools.cjs: the Python client's
  * generator and schemathesis, pinned in scripts/python-requirements.txt) in <DATA_DIR>/py.
- * The Temporal CLI is built later, by the code that needs it (lib/runtime/temporal-server.ts).
+ * The Temporal CLI is built later, by the code that needs it (scripts/runtime/temporal-server.ts).
  * This bootstrap reads a few environment variables itself: the service's config module is not
  * loadable before dependencies exist.
  */
@@ -89,7 +89,7 @@ function aptInstall(pkg) {
 }
 
 function ensureChromium() {
-  // Browser mode prefers Debian's chromium-headless-shell (lib/config.ts, defaultChromiumPath).
+  // Browser mode prefers Debian's chromium-headless-shell (platform/config.ts, defaultChromiumPath).
   if (process.env.CHROMIUM_PATH) {
     if (!fs.existsSync(process.env.CHROMIUM_PATH)) log(`no Chromium at CHROMIUM_PATH=${process.env.CHROMIUM_PATH}: browser mode will answer 503.`);
     return;

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, listenOnLoopback } from '../lib/runtime/free-port';
+import { freePort, listenOnLoopback } from '../platform/free-port';
 import { testEnv } from '../test/helpers/env';
 import { npmStartEnv, processesMentioning } from '../test/helpers/processes';
 

@@ -4,7 +4,7 @@
  *   Temporal    TEMPORAL_ADDRESS, or the dev server (file-backed, <DATA_DIR>/temporal) with its UI
  *   then migrations, a worker process and the API process; prints where each listens.
  *
- * Every process it starts is supervised (lib/runtime/supervisor.ts, docs/operations.md): one that
+ * Every process it starts is supervised (scripts/runtime/supervisor.ts, docs/operations.md): one that
  * exits without being asked to is restarted on its own data after 1 s, doubling to 30 s; one that
  * keeps failing at start-up (5 times in 2 minutes) stops the service with its last lines.
  * Restarts are counted on the supervisor's own endpoint (SUPERVISOR_PORT: /readyz, /metrics).
@@ -20,16 +20,16 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { type Config, ConfigError, loadConfig, processEnvironment } from '../lib/config';
-import { redactUrl } from '../lib/logger';
-import { runMigrations } from '../lib/migrate';
-import { startNodeProcess } from '../lib/runtime/node-process';
-import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../lib/runtime/postgres';
-import { CrashLoopError, DEFAULT_RESTART_POLICY, Supervisor, type SupervisorEvent, formatDuration, watchdogPolicy } from '../lib/runtime/supervisor';
-import { httpHealth, postgresHealth, temporalHealth } from '../lib/runtime/health-checks';
-import { type Balancer, startBalancer } from '../lib/runtime/balancer';
-import { freePort } from '../lib/runtime/free-port';
-import { createSupervisorMetrics, serveSupervisor } from '../lib/runtime/supervisor-endpoint';
+import { type Config, ConfigError, loadConfig, processEnvironment } from '../platform/config';
+import { redactUrl } from '../platform/logger';
+import { runMigrations } from '../platform/migrate';
+import { startNodeProcess } from './runtime/node-process';
+import { embeddedDatabaseUrl, startEmbeddedPostgres } from './runtime/postgres';
+import { CrashLoopError, DEFAULT_RESTART_POLICY, Supervisor, type SupervisorEvent, formatDuration, watchdogPolicy } from './runtime/supervisor';
+import { httpHealth, postgresHealth, temporalHealth } from './runtime/health-checks';
+import { type Balancer, startBalancer } from './runtime/balancer';
+import { freePort } from '../platform/free-port';
+import { createSupervisorMetrics, serveSupervisor } from './runtime/supervisor-endpoint';
 import {
   type ClusterBinaries,
   chooseInternalPorts,
@@ -39,9 +39,9 @@ import {
   startTemporalServer,
   startTemporalUi,
   writeClusterConfig,
-} from '../lib/runtime/temporal-cluster';
-import { prepareNamespace } from '../lib/runtime/temporal-namespace';
-import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
+} from './runtime/temporal-cluster';
+import { prepareNamespace } from './runtime/temporal-namespace';
+import { resolveTemporalCli, startTemporalDevServer } from './runtime/temporal-server';
 import { taskQueues } from '../workflows/definitions';
 
 const root = path.resolve(__dirname, '..');
@@ -83,7 +83,7 @@ function workerMetricsPorts(base: number, count: number, avoid: number[]): numbe
   return ports;
 }
 
-/** The banner's line on payments: which provider takes them (lib/config.ts picks it; docs/account.md). */
+/** The banner's line on payments: which provider takes them (platform/config.ts picks it; docs/account.md). */
 function paymentsBanner(config: Config): string {
   switch (config.PAYMENT_PROVIDER) {
     case 'stripe':
@@ -343,7 +343,7 @@ async function main(): Promise<void> {
     });
   }
   // A replica's auth base URL and trusted origins are the entry point's, as with one API
-  // (lib/auth-config.ts: without BETTER_AUTH_URL, both loopback names on PORT).
+  // (accounts/auth-config.ts: without BETTER_AUTH_URL, both loopback names on PORT).
   const entryOrigins: Record<string, string> = config.BETTER_AUTH_URL ? {} : { TRUSTED_ORIGINS: [`http://127.0.0.1:${config.PORT}`, ...config.TRUSTED_ORIGINS].join(',') };
   const replicaEnv = (api: ApiProcess): Record<string, string> =>
     cluster ? { PORT: String(api.port), HOST: api.host, BETTER_AUTH_URL: config.BETTER_AUTH_URL ?? `http://localhost:${config.PORT}`, ...entryOrigins } : {};

@@ -1,7 +1,7 @@
 /**
  * Operator tool: prepares a Temporal cluster for the service, the same way on every cluster.
  *   npm run temporal:setup              registers TEMPORAL_NAMESPACE (when missing) and the
- *                                       search attributes of lib/runtime/temporal-namespace.ts
+ *                                       search attributes of scripts/runtime/temporal-namespace.ts
  *                                       (those missing) on TEMPORAL_ADDRESS; waits for the
  *                                       server to answer (up to --wait seconds, default 120)
  *   npm run temporal:setup -- --print   prints that list as `temporal operator` commands, and
@@ -11,8 +11,8 @@
  * `npm start` does the same on the Temporal it starts or is given (docs/operations.md).
  */
 import { Connection } from '@temporalio/client';
-import { loadConfig } from '../lib/config';
-import { SEARCH_ATTRIBUTES, prepareNamespace } from '../lib/runtime/temporal-namespace';
+import { loadConfig } from '../platform/config';
+import { SEARCH_ATTRIBUTES, prepareNamespace } from './runtime/temporal-namespace';
 
 const say = (line: string) => console.log(`[temporal:setup] ${line}`);
 

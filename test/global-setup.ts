@@ -14,11 +14,11 @@
 import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../lib/config';
-import { freePort } from '../lib/runtime/free-port';
-import { startEmbeddedPostgres } from '../lib/runtime/postgres';
-import { ensureClusterBinaries } from '../lib/runtime/temporal-cluster';
-import { resolveTemporalCli, startTemporalDevServer } from '../lib/runtime/temporal-server';
+import { parseConfig } from '../platform/config';
+import { freePort } from '../platform/free-port';
+import { startEmbeddedPostgres } from '../scripts/runtime/postgres';
+import { ensureClusterBinaries } from '../scripts/runtime/temporal-cluster';
+import { resolveTemporalCli, startTemporalDevServer } from '../scripts/runtime/temporal-server';
 import { TEST_ENV, type TestServices } from './helpers/env';
 
 export default async function globalSetup(): Promise<void> {

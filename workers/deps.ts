@@ -1,21 +1,22 @@
-import { createBlacklist } from '../activities/scrape/blacklist';
-import type { BrowserPool } from '../activities/scrape/browser';
-import { closeEngines, createEngines, servedModes } from '../activities/scrape/engines';
-import { createHttpEngine } from '../activities/scrape/http';
+import { taskQueues } from '../workflows/definitions';
+import { createBlacklist } from '../scrape/blacklist';
+import type { BrowserPool } from '../scrape/browser';
+import { closeEngines, createEngines, servedModes } from '../scrape/engine-implementations';
+import { createHttpEngine } from '../scrape/http/engine';
 import { proxySettings } from '../activities/scrape/run-scrape';
 import type { ActivityDeps } from '../activities';
-import type { Config } from '../lib/config';
-import { createDatabase } from '../lib/db';
-import { createLogger } from '../lib/logger';
-import { createWorkerMetrics } from '../lib/metrics';
-import { deliveryFromConfig } from '../lib/notification-delivery';
-import { setNotificationDelivery } from '../lib/notifications';
-import { createRunningAttempts } from '../lib/running-attempts';
-import { createScrapeRunStore } from '../lib/scrape-runs';
-import { createSqlPool } from '../lib/sql';
-import { periodChargerFor } from '../lib/payments/provider';
-import { createWebhookSender } from '../lib/webhooks/deliver';
-import { createWebhookGuard, webhookSettings } from '../lib/webhooks/settings';
+import type { Config } from '../platform/config';
+import { createDatabase } from '../platform/db';
+import { createLogger } from '../platform/logger';
+import { createWorkerMetrics } from '../platform/metrics';
+import { deliveryFromConfig } from '../notifications/delivery';
+import { setNotificationDelivery } from '../notifications/notifications';
+import { createRunningAttempts } from '../scrape/running-attempts';
+import { createScrapeRunStore } from '../scrape/runs';
+import { createSqlPool } from '../platform/sql';
+import { periodChargerFor } from '../billing/payments/provider';
+import { createWebhookSender } from '../webhooks/deliver';
+import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -39,13 +40,14 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     db,
     sql,
     runs: createScrapeRunStore(sql),
-    // The attempts this worker runs, so a lane's cancel Signal stops one run's fetch (lib/running-attempts.ts).
+    // The attempts this worker runs, so a lane's cancel Signal stops one run's fetch (scrape/running-attempts.ts).
     attempts: createRunningAttempts(),
     logger,
     metrics,
     blacklist,
     webhooks,
     webhookSender,
+    webhookDeliveryQueue: taskQueues(config.TASK_QUEUE_PREFIX).main,
     engines,
     httpEngine,
     lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,

@@ -5,14 +5,14 @@
 import http from 'node:http';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, createEngineQueueActivities } from '../activities';
-import { servedModes } from '../activities/scrape/engines';
+import { servedModes } from '../scrape/engine-implementations';
 import { SCRAPE_ENGINES, engineQueue } from '../scrape/engines';
-import { loadConfig, type Config } from '../lib/config';
-import { errorBody } from '../lib/errors';
-import { runMigrations } from '../lib/migrate';
-import { installSdkMetrics } from '../lib/temporal-sdk-metrics';
-import { exitWithParent } from '../lib/runtime/exit-with-parent';
-import { loadWorkflowBundle } from '../lib/workflow-bundle';
+import { loadConfig, type Config } from '../platform/config';
+import { errorBody } from '../platform/errors';
+import { runMigrations } from '../platform/migrate';
+import { installSdkMetrics } from '../platform/temporal-sdk-metrics';
+import { exitWithParent } from '../platform/exit-with-parent';
+import { loadWorkflowBundle } from './workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
 import { createWorkerDeps } from './deps';
 
@@ -45,7 +45,7 @@ export async function runWorkers(config: Config): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   const workers: Worker[] = [];
-  // One bundle of the workflow code for every worker, built once per version (lib/workflow-bundle.ts).
+  // One bundle of the workflow code for every worker, built once per version (workers/workflow-bundle.ts).
   const workflowBundle = await loadWorkflowBundle(config.dataDir);
   const modes = servedModes(config.WORKER_QUEUES);
   const ownQueueModes = modes.filter((mode) => SCRAPE_ENGINES[mode].placement === 'own-queue');

@@ -28,19 +28,12 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
-import {
-  CRAWL_PAGES_PER_EXECUTION,
-  type CrawlPageClaim,
-  type CrawlPageOutcome,
-  type CrawlPlan,
-  type CrawlWorkflowInput,
-  type CrawlWorkflowOutput,
-  type WebhookEventSource,
-} from './definitions';
+import type { Activities } from './activities';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
+import { CRAWL_PAGES_PER_EXECUTION, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, type CrawlWorkflowInput, type CrawlWorkflowOutput } from './definitions';
 import { runScrapeSteps } from './scrape.workflow';
 import { emitWebhookEvents } from './webhook.workflow';
+import type { WebhookEventSource } from '../webhooks/types';
 
 /** Opening an execution may discover sitemaps (several guarded fetches): a regular activity. */
 const opening = proxyActivities<Activities>({

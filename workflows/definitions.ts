@@ -3,8 +3,9 @@
  * workflow ids, input/output types. No Node built-ins and no activity code here.
  */
 import { engineQueue } from '../scrape/engines';
-import type { ScrapeRequest } from '../scrape/request';
-import type { WebhookSpec } from '../lib/webhooks/spec';
+import type { ScrapeRequestPayload } from '../scrape/request';
+import type { WebhookSpec } from '../webhooks/spec';
+import type { WebhookRetry } from '../webhooks/types';
 import type { MapOptions } from '../crawl/map-request';
 
 /** Task queues, optionally prefixed (TASK_QUEUE_PREFIX) so deployments or tests can share a server. */
@@ -55,13 +56,6 @@ export const workflowIds = {
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
 } as const;
 
-/** Idempotency keys of a scrape's ledger rows: one debit and at most one refund per run. */
-export const scrapeCreditKeys = {
-  debit: (runId: string) => `debit:scrape:${runId}`,
-} as const;
-
-/** A validated scrape request as the workflow carries it (the API's, without `async`). */
-export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 
 export interface ScrapeWorkflowInput {
   runId: string;
@@ -298,17 +292,6 @@ export interface FlowScrapeInput {
   browserQueue: string;
 }
 
-/** Subscriptions: one Temporal Schedule per subscription, whose action runs the refill workflow. */
-export const subscriptionIds = {
-  schedule: (subscriptionId: string) => `subscription-${subscriptionId}`,
-  /** Workflow id of the schedule's action (Temporal appends the scheduled time). */
-  refillWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-refill`,
-  /** The workflow a cancel starts: it ends the subscription at cancelAt. */
-  endWorkflow: (subscriptionId: string) => `subscription-${subscriptionId}-end`,
-} as const;
-
-/** Ledger idempotency key of a subscription's refill for period n (n = 0 at activation). */
-export const subscriptionPeriodKey = (subscriptionId: string, period: number) => `subscription:${subscriptionId}:period:${period}`;
 
 export interface SubscriptionRefillInput {
   subscriptionId: string;
@@ -341,29 +324,12 @@ export interface SubscriptionEndInput {
   endsAt: string;
 }
 
-/** The retry schedule of a webhook delivery (WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS; docs/webhooks.md). */
-export interface WebhookRetry {
-  initialIntervalMs: number;
-  maximumIntervalMs: number;
-  /** Retries stop this long after the first attempt (24 h by default). */
-  windowMs: number;
-  attemptTimeoutMs: number;
-}
 
 export interface WebhookDeliveryWorkflowInput {
   deliveryId: string;
   retry: WebhookRetry;
 }
 
-/**
- * What a job asks to emit (workflows/webhook.workflow.ts `emitWebhookEvents`): a finished scrape
- * or flow run (its event is built from its row), or any event a later kind of job (a crawl)
- * builds itself. Each subject gets one event, however often this is asked.
- */
-export type WebhookEventSource =
-  | { kind: 'scrape_run'; id: string }
-  | { kind: 'flow_run'; id: string; webhook?: WebhookSpec }
-  | { kind: 'custom'; userId: string; type: string; subject: string; data: Record<string, unknown>; webhook?: WebhookSpec };
 
 /** Deliveries to start, each as a `webhookDeliveryWorkflow` on `taskQueue`. */
 export interface EmittedWebhookEvents {

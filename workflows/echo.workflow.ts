@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { Activities } from './activities';
 import type { EchoInput, EchoOutput } from './definitions';
 
-const { echo } = proxyActivities<ReturnType<typeof createActivities>>({
+const { echo } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },

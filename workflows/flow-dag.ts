@@ -10,7 +10,7 @@
  */
 
 import { SCRAPE_MODES } from '../scrape/engines';
-import type { FlowNodeKind } from './flow-nodes/kind';
+import type { FlowNodeKind, ResolveScope } from './flow-nodes/kind';
 
 export const MAX_NODES = 100;
 export const MAX_DELAY_MS = 86_400_000;
@@ -340,12 +340,6 @@ function lookup(ref: PlaceholderRef, outputs: Readonly<Record<string, unknown>>,
   return current;
 }
 
-export interface ResolveScope {
-  /** The current element of a foreach, for `{{ item... }}`. */
-  item?: unknown;
-  /** Leave `{{ item... }}` as written (a foreach's request is rendered against `nodes` first, per item later). */
-  keepItem?: boolean;
-}
 
 /**
  * Replaces placeholders in every string of `value` with values from earlier nodes' outputs (and

@@ -9,8 +9,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../lib/runtime/free-port';
-import { type RunningTemporal, startTemporalDevServer } from '../lib/runtime/temporal-server';
+import { freePort } from '../platform/free-port';
+import { type RunningTemporal, startTemporalDevServer } from '../scripts/runtime/temporal-server';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { type TestAccount, createAccount, setBalance, sql } from '../test/helpers/accounts';
 import { testEnv } from '../test/helpers/env';

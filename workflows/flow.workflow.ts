@@ -26,8 +26,8 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import type { Activities } from './activities';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import {
   FOREACH_ITEMS_PER_EXECUTION,
   MAX_REPORTED_ITEM_FAILURES,
@@ -42,10 +42,11 @@ import {
   type ForeachWorkflowInput,
   workflowIds,
 } from './definitions';
-import { PlaceholderError, type ResolveScope, resolvePlaceholders, topologicalLevels } from './flow-dag';
+import { PlaceholderError, resolvePlaceholders, topologicalLevels } from './flow-dag';
 import { FLOW_NODE_KINDS, type FlowNodeKind, type NodeRunContext, type Rendered, type ScrapeOutcome } from './flow-nodes';
 import { describeFailure, runScrapeSteps } from './scrape.workflow';
 import { emitWebhookEvents } from './webhook.workflow';
+import type { ResolveScope } from './flow-nodes/kind';
 
 export const flowRunStateQuery = defineQuery<FlowRunState>('flowRunState');
 export const foreachProgressQuery = defineQuery<ForeachSummary & { nextIndex: number; inFlight: number }>('foreachProgress');

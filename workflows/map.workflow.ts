@@ -1,6 +1,6 @@
 import { CancellationScope, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import type { Activities } from './activities';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import { type MapWorkflowInput, type MapWorkflowOutput, SCRAPE_SCHEDULE_TO_CLOSE_MS } from './definitions';
 import { describeFailure, scrapeRetryPolicy } from './scrape.workflow';
 

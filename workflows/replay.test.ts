@@ -3,12 +3,12 @@
  * by `npm run record-histories`; docs/workflows-versioning.md). A change that makes a workflow
  * issue other commands than a recorded run did fails here, naming the history and the SDK's
  * nondeterminism error: after a deploy, every run of that shape still in flight would fail its
- * workflow tasks the same way. The replay uses the bundle the workers run (lib/workflow-bundle.ts).
+ * workflow tasks the same way. The replay uses the bundle the workers run (workers/workflow-bundle.ts).
  */
 import path from 'node:path';
-import { parseConfig } from '../lib/config';
-import { loadWorkflowBundle } from '../lib/workflow-bundle';
-import { readHistories, replayHistories } from '../lib/workflow-replay';
+import { parseConfig } from '../platform/config';
+import { loadWorkflowBundle } from '../workers/workflow-bundle';
+import { readHistories, replayHistories } from '../workers/workflow-replay';
 import { secretsIn } from '../test/replay/history-shape';
 import * as registered from './index';
 

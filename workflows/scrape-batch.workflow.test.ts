@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { FailedScrape } from '../activities/scrape/run-scrape';
 import { testEnv } from '../test/helpers/env';
 import { SEARCH_ATTRIBUTE_KEYS } from '../api/scrape-dispatch';
 import { LANE_MAX_RUNS, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob, scrapeLaneSignalName } from './definitions';
+import type { FailedScrape } from './activities';
 
 describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server binary)', () => {
   let env: TestWorkflowEnvironment;

@@ -16,26 +16,13 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities, PageActivity } from '../activities';
+import type { Activities, PageActivities, PageActivity } from './activities';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
-import type { FailedScrape } from '../activities/scrape/run-scrape';
-import {
-  type FirstAttemptOutcome,
-  SCRAPE_RETRY,
-  SCRAPE_SCHEDULE_TO_CLOSE_MS,
-  type ScrapeBatchWorkflowInput,
-  type ScrapeBatchWorkflowOutput,
-  type ScrapeJob,
-  type ScrapeWorkflowInput,
-  type ScrapeWorkflowOutput,
-  type CancelScrapeRunSignal,
-  LANE_MAX_RUNS,
-  cancelScrapeRunSignalName,
-  scrapeCreditKeys,
-  scrapeLaneSignalName,
-} from './definitions';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
+import { type FirstAttemptOutcome, SCRAPE_RETRY, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeBatchWorkflowOutput, type ScrapeJob, type ScrapeWorkflowInput, type ScrapeWorkflowOutput, type CancelScrapeRunSignal, LANE_MAX_RUNS, cancelScrapeRunSignalName, scrapeLaneSignalName } from './definitions';
 import { emitWebhookEvents } from './webhook.workflow';
+import { scrapeCreditKeys } from '../scrape/credit-keys';
+import type { FailedScrape } from './activities';
 
 /**
  * Histories written before the bookkeeping (and the standalone http fetch) became local
@@ -76,7 +63,6 @@ function scrapeActivityOptions(input: ScrapeWorkflowInput) {
 }
 
 /** The page activities, each under the name its engine's line gives (scrape/engines.ts). */
-type PageActivities = Record<string, PageActivity>;
 
 function scrapeActivities(input: ScrapeWorkflowInput, localFetch: boolean): PageActivity {
   const options = {

@@ -1,7 +1,7 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
+import type { Activities } from './activities';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
 import type { RefillOutcome, SubscriptionEndInput, SubscriptionRefillInput } from './definitions';
 
 const { refillSubscription, chargeSubscriptionPeriod, endSubscription } = proxyActivities<Activities>({

@@ -13,9 +13,10 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { NON_RETRYABLE_CODES } from '../lib/errors';
-import { type WebhookDeliveryWorkflowInput, type WebhookEventSource, workflowIds } from './definitions';
+import type { Activities } from './activities';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
+import { type WebhookDeliveryWorkflowInput, workflowIds } from './definitions';
+import type { WebhookEventSource } from '../webhooks/types';
 
 const bookkeeping = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',

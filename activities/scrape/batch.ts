@@ -10,8 +10,10 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
-import type { Engines } from './engines';
-import { type Engine, type FailedScrape, type ScrapeActivityDeps, type ScrapeActivityInput, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+import type { Engines } from '../../scrape/engine-implementations';
+import { type ScrapeActivityDeps, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+import type { FailedScrape, ScrapeActivityInput } from '../../workflows/activities';
+import type { Engine } from '../../scrape/request';
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
   return { runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } };

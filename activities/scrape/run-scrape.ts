@@ -1,43 +1,26 @@
+import type { FailedScrape, FinishScrapeRunInput, ScrapeActivityInput } from '../../workflows/activities';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../lib/credit';
-import type { Database } from '../../lib/db';
-import { AppError, ERRORS } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
-import type { WorkerMetrics } from '../../lib/metrics';
-import { notifyLowCreditIfCrossed } from '../../lib/notifications';
-import type { RunningAttempts } from '../../lib/running-attempts';
-import type { FinishedRun, ScrapeRunStore } from '../../lib/scrape-runs';
+import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../accounts/credit';
+import type { Database } from '../../platform/db';
+import { AppError, ERRORS } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { WorkerMetrics } from '../../platform/metrics';
+import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
+import type { RunningAttempts } from '../../scrape/running-attempts';
+import type { FinishedRun, ScrapeRunStore } from '../../scrape/runs';
 import type { StoredResult } from '../../scrape/types';
-import { type SqlClient, untilDatabaseAnswers } from '../../lib/sql';
-import {
-  type ScrapeActivityOutput,
-  type ScrapeRequestPayload,
-  defaultAttemptTimeoutMs,
-  scrapeCreditKeys,
-} from '../../workflows/definitions';
-import type { Blacklist } from './blacklist';
-import { type ProxyRotation, createProxyRotation } from '../../scrape/proxies';
-import type { Config } from '../../lib/config';
-import type { ProxyEndpoint } from '../../scrape/proxies';
-import type { EngineRequest, ScrapeCallOptions, ScrapeResult } from '../../scrape/types';
+import { type SqlClient, untilDatabaseAnswers } from '../../platform/sql';
+import { type ScrapeActivityOutput, defaultAttemptTimeoutMs } from '../../workflows/definitions';
+import type { Blacklist } from '../../scrape/blacklist';
+import { type ProxyRotation, createProxyRotation, proxyStickyKey } from '../../scrape/proxies';
+import type { Config } from '../../platform/config';
+import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
+import type { ScrapeResult } from '../../scrape/types';
+import type { ScrapeRequestPayload } from '../../scrape/request';
+import { scrapeCreditKeys } from '../../scrape/credit-keys';
+import type { Engine } from '../../scrape/request';
 
-export interface ScrapeActivityInput {
-  runId: string;
-  request: ScrapeRequestPayload;
-  /**
-   * Record the run as succeeded with the result (status and finishedAt in the same write), so
-   * the workflow needs no separate step on success. Pre-patch flow histories pass false: they
-   * record the outcome with finishScrapeRun.
-   */
-  finishOnSuccess?: boolean;
-  /**
-   * Debit the run's price before the first attempt, once (keyed by the run): standalone scrapes.
-   * Flow scrapes debit in a step of their own and leave this out.
-   */
-  debit?: { userId: string; apiKeyId: string | null; amount: number };
-}
 
-export type Engine = (req: EngineRequest, opts: ScrapeCallOptions) => Promise<ScrapeResult>;
 
 /** Who is told when a run finishes in this process (the API answering it; nobody in a worker). */
 export interface RunEvents {
@@ -60,7 +43,7 @@ export interface ScrapeActivityDeps {
   proxies?: ProxyRotation;
   /** PROXY_STICKY: a flow run keeps one proxy per target host while it works. */
   proxySticky?: boolean;
-  /** The attempts running in this process, so a cancel of one run stops its fetch alone (lib/running-attempts.ts). */
+  /** The attempts running in this process, so a cancel of one run stops its fetch alone (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
 }
 
@@ -115,7 +98,7 @@ async function noteDebit(deps: ScrapeActivityDeps, input: ScrapeActivityInput, c
 
 /**
  * Marks the attempt on the run and, for a run that pays here, debits it — one statement when the
- * debit applies (lib/scrape-runs.ts startAttemptWithDebit); a replayed or refused debit is then
+ * debit applies (scrape/runs.ts startAttemptWithDebit); a replayed or refused debit is then
  * explained by debitCredit. Returns the finished run instead when the run had finished.
  */
 async function startAttempt(
@@ -177,7 +160,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   const startedAt = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - startedAt) / 1e9;
   let proxy: ProxyEndpoint | undefined;
-  // Registered by run, so a cancel of this run alone aborts it (lib/running-attempts.ts).
+  // Registered by run, so a cancel of this run alone aborts it (scrape/running-attempts.ts).
   const running = deps.attempts?.start(runId, activitySignal);
   const signal = running?.signal ?? activitySignal;
   try {
@@ -243,17 +226,6 @@ function chooseProxy(deps: ScrapeActivityDeps, request: ScrapeRequestPayload, fl
   return deps.proxies.pick(deps.proxySticky && flowRunId ? proxyStickyKey(flowRunId, request.url) : undefined);
 }
 
-/** The sticky key of a scope (a flow run, later a crawl) and a target URL's host. */
-export function proxyStickyKey(scope: string, url: string): string {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    host = url;
-  }
-  return `${scope}|${host}`;
-}
-
 /** The proxy settings of a process's scrape activities, from PROXY_URLS, PROXY_COOLDOWN_MS and PROXY_STICKY. */
 export function proxySettings(config: Pick<Config, 'PROXY_URLS' | 'PROXY_COOLDOWN_MS' | 'PROXY_STICKY'>): Pick<ScrapeActivityDeps, 'proxies' | 'proxySticky'> {
   if (config.PROXY_URLS.length === 0) return {};
@@ -275,11 +247,6 @@ export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine,
   }
 }
 
-export interface FailedScrape {
-  runId: string;
-  code: string;
-  message: string;
-}
 
 /**
  * Gives a run's debit back (once: the refund is keyed by the debit; no debit, nothing to refund).
@@ -303,12 +270,6 @@ export async function settleFailedScrape(deps: ScrapeActivityDeps, failed: Faile
   if (run) deps.runEvents?.finished(run);
 }
 
-export interface FinishScrapeRunInput {
-  runId: string;
-  status: 'succeeded' | 'failed' | 'cancelled';
-  error?: { code: string; message: string };
-  refunded?: boolean;
-}
 
 /** Records a run's outcome (flow scrapes); idempotent, and never overwrites a finished run. */
 export async function finishScrapeRun(runs: ScrapeRunStore, input: FinishScrapeRunInput): Promise<void> {

@@ -17,9 +17,9 @@
  * Unsafe methods authenticated by a session cookie also pass the cross-site check below.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { trustedOrigins } from '../../lib/auth-config';
-import { errorBody } from '../../lib/errors';
-import type { AppDeps } from '../app';
+import { trustedOrigins } from '../../accounts/auth-config';
+import { errorBody } from '../../platform/errors';
+import type { AppDeps } from '../deps';
 
 export interface AuthContext {
   userId: string;

@@ -18,10 +18,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { Auth } from '../../lib/auth';
+import type { Auth } from '../../accounts/auth';
 import type { ApiKeyVerifier } from '../api-key-cache';
-import { AppError } from '../../lib/errors';
-import { PG_UNAVAILABLE, type SqlPool, isDatabaseUnavailable } from '../../lib/sql';
+import { AppError } from '../../platform/errors';
+import { PG_UNAVAILABLE, type SqlPool, isDatabaseUnavailable } from '../../platform/sql';
 
 export type Dependency = 'database' | 'temporal';
 
@@ -50,8 +50,8 @@ function databaseError(error: Loose): boolean {
   const kind = adapter && isRecord(adapter.cause) ? adapter.cause.kind : undefined;
   if (typeof kind === 'string' && ADAPTER_UNREACHABLE.has(kind)) return true;
   if (typeof kind === 'string' && kind === 'postgres' && isRecord(adapter?.cause) && typeof adapter.cause.code === 'string' && PG_UNAVAILABLE.test(adapter.cause.code)) return true;
-  // node-postgres itself (lib/sql.ts's pool, the listener). A bare socket error (ECONNREFUSED) from
-  // elsewhere is not classified: a scrape target or a provider raises those too; lib/sql.ts wraps its own.
+  // node-postgres itself (platform/sql.ts's pool, the listener). A bare socket error (ECONNREFUSED) from
+  // elsewhere is not classified: a scrape target or a provider raises those too; platform/sql.ts wraps its own.
   return isDatabaseUnavailable(error);
 }
 
@@ -258,7 +258,7 @@ export function guardCredentialChecks(auth: Auth, monitor: DependencyMonitor): A
 
 /**
  * Whether the database holds `key` as a key the auth plugin accepts, by the plugin's own rules as
- * this service configures it (lib/auth.ts: no permissions, no custom validator, no rate limit):
+ * this service configures it (accounts/auth.ts: no permissions, no custom validator, no rate limit):
  * its row (by the plugin's hash: SHA-256, base64url) exists, is not disabled, has not expired, and
  * has uses left. Throws when the database cannot be asked.
  */

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, ERROR_STATUS, errorBody } from '../../lib/errors';
+import { AppError, ERROR_STATUS, errorBody } from '../../platform/errors';
 import { type Dependency, RETRY_AFTER_SECONDS, dependencyUnavailable, unreachableDependency } from './dependencies';
 
 /** Unknown route → 404 in the standard shape. */

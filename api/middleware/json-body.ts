@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 
 const ESCAPED_NUL = Buffer.from('\\u0000');
 const mayHoldNul = new WeakSet<IncomingMessage>();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../../lib/logger';
-import type { Metrics } from '../../lib/metrics';
+import type { Logger } from '../../platform/logger';
+import type { Metrics } from '../../platform/metrics';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -17,14 +17,14 @@
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { CLIENT_IP_HEADER, authBaseUrl, trustedOrigins } from '../../lib/auth-config';
-import { AppError, errorBody } from '../../lib/errors';
-import type { AppDeps } from '../app';
+import { CLIENT_IP_HEADER, authBaseUrl, trustedOrigins } from '../../accounts/auth-config';
+import { AppError, errorBody } from '../../platform/errors';
 import { MESSAGES, originVerdict } from '../middleware/auth';
 import { type Route, customRoute, mountRoutes, parsedBy } from '../route-table';
 import { signInSchema, signUpSchema } from '../schemas/accounts';
 import { errorBodySchema } from '../schemas/responses';
-import { parseOrUnprocessable } from '../validate';
+import { parseOrUnprocessable } from '../../platform/validate';
+import type { AppDeps } from '../deps';
 
 /** Route labels for metrics: the known paths, else one pattern (never a raw path). */
 const KNOWN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/auth/sign-out', '/api/auth/get-session']);

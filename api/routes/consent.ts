@@ -5,13 +5,13 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { consentRecord, consentState, currentVersions, recordConsent } from '../../lib/consent';
-import { AppError } from '../../lib/errors';
-import type { AppDeps } from '../app';
+import { consentRecord, consentState, currentVersions, recordConsent } from '../../accounts/consent';
+import { AppError } from '../../platform/errors';
 import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
 import { CONSENT_KINDS, consentSchema } from '../schemas/account-functions';
 import { anyObject, consentRecordSchema } from '../schemas/responses';
 import { keyRecord } from './users';
+import type { AppDeps } from '../deps';
 
 const currentConsent = z.record(z.enum(CONSENT_KINDS), z.unknown());
 

@@ -14,8 +14,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../lib/runtime/free-port';
-import { type RunningTemporal, startTemporalDevServer } from '../../lib/runtime/temporal-server';
+import { freePort } from '../../platform/free-port';
+import { type RunningTemporal, startTemporalDevServer } from '../../scripts/runtime/temporal-server';
 import { type CrawlSite, startCrawlSite } from '../../test/fixtures/crawl-site';
 import { createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';

@@ -8,7 +8,7 @@
  * Idempotency-Key.
  */
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../../lib/runtime/free-port';
+import { freePort } from '../../platform/free-port';
 import { CRAWL_PAGES_PER_EXECUTION } from '../../workflows/definitions';
 import { type CrawlSite, startCrawlSite } from '../../test/fixtures/crawl-site';
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';

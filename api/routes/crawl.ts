@@ -9,12 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
-import { getBalance } from '../../lib/credit';
-import { AppError } from '../../lib/errors';
-import { type CrawlRow, CRAWL_FINISHED, type CrawlPageRow, type CrawlStore, createCrawlStore } from '../../lib/crawls';
+import { getBalance } from '../../accounts/credit';
+import { AppError } from '../../platform/errors';
+import { type CrawlRow, CRAWL_FINISHED, type CrawlPageRow, type CrawlStore, createCrawlStore } from '../../crawl/store';
 import { type CrawlJobRequest, type ParsedJob, batchRequestSchema, crawlRequestSchema, parseBatchRequest, parseCrawlRequest } from '../../crawl/job-request';
 import { type CrawlWorkflowInput, crawlWorkflowId } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
 import type { AuthContext } from '../middleware/auth';
@@ -25,8 +24,9 @@ import { precheck } from '../scrape-run';
 import { apiWebhooks } from '../webhooks';
 import { decodeCursor, encodeCursor } from './pagination';
 import { crawlListQuery, crawlListSchema, crawlPagesQuery, crawlPagesSchema, crawlQueuedSchema, crawlSchema } from '../schemas/crawl';
+import type { AppDeps } from '../deps';
 
-/** Search attribute of a crawl's executions (registered with the others: lib/runtime/temporal-server.ts). */
+/** Search attribute of a crawl's executions (registered with the others: scripts/runtime/temporal-server.ts). */
 export const CRAWL_ID_ATTRIBUTE = defineSearchAttributeKey('CrawlId', SearchAttributeType.KEYWORD);
 
 /** Pages listed in GET /crawl/:id (the rest through GET /crawl/:id/pages). */

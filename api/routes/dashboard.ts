@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
-import { errorBody } from '../../lib/errors';
+import { errorBody } from '../../platform/errors';
 import { type Route, customRoute } from '../route-table';
 
 /** scripts/build-dashboard.cjs's output folder. */

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 import { workflowIds } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
 import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
-import { parseBody } from '../validate';
+import { parseBody } from '../../platform/validate';
+import type { AppDeps } from '../deps';
 
 const echoSchema = z.strictObject({
   message: z.string().max(1000).default('ping'),

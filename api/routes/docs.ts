@@ -6,8 +6,8 @@
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../app';
 import { type Route, customRoute, mountRoutes, reply, route } from '../route-table';
+import type { AppDeps } from '../deps';
 
 export const DOCS_ASSETS = '/docs/assets';
 

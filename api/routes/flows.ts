@@ -8,22 +8,22 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { flowRunCreditsByNode, getBalance } from '../../lib/credit';
-import { toJsonColumn } from '../../lib/db';
-import { AppError } from '../../lib/errors';
+import { flowRunCreditsByNode, getBalance } from '../../accounts/credit';
+import { toJsonColumn } from '../../platform/db';
+import { AppError } from '../../platform/errors';
 import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutput, workflowIds } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
 import { awaitWorkflow } from '../await-workflow';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
 import type { AuthContext } from '../middleware/auth';
 import { ownedBy } from '../ownership';
 import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
-import { parseOrUnprocessable } from '../validate';
-import { type WebhookSpec, webhookSpecSchema } from '../../lib/webhooks/spec';
+import { parseOrUnprocessable } from '../../platform/validate';
+import { type WebhookSpec, webhookSpecSchema } from '../../webhooks/spec';
 import { apiWebhooks } from '../webhooks';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { type FlowBody, flowBodySchema, flowPatchSchema, listRunsQuery, minimumRunCost, parseFlow, startRunQuery } from '../schemas/flows';
 import { flowRunSchema, flowRunSummarySchema, flowSchema, pageOf } from '../schemas/responses';
+import type { AppDeps } from '../deps';
 
 type FlowRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flow']['findUnique']>>>;
 type FlowRunRow = NonNullable<Awaited<ReturnType<AppDeps['db']['flowRun']['findUnique']>>>;

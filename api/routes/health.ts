@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { errorBody } from '../../lib/errors';
-import type { AppDeps } from '../app';
+import { errorBody } from '../../platform/errors';
 import { DEPENDENCY_LABEL, type DependencyMonitor } from '../middleware/dependencies';
 import { type Route, customRoute, mountRoutes, reply, route } from '../route-table';
 import { errorBodySchema } from '../schemas/responses';
+import type { AppDeps } from '../deps';
 
 /** Not checks of this API: itself and its sibling replicas (api, api-1, api-2), the Temporal UI. */
 const NOT_CHECKS = /^(api(-\d+)?|temporal-ui)$/;

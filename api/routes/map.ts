@@ -7,19 +7,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { getBalance } from '../../lib/credit';
-import { AppError } from '../../lib/errors';
-import { createScrapeRunStore } from '../../lib/scrape-runs';
+import { getBalance } from '../../accounts/credit';
+import { AppError } from '../../platform/errors';
+import { createScrapeRunStore } from '../../scrape/runs';
 import { MAP_PRICE, MAP_RETRY_COUNT, type MapRequest, mapOptionsOf, mapRequestSchema } from '../../crawl/map-request';
 import { scrapeRequestSchema } from '../../scrape/request';
 import type { StoredResult } from '../../scrape/types';
-import { type MapWorkflowInput, type ScrapeRequestPayload, workflowIds } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
+import { type MapWorkflowInput, workflowIds } from '../../workflows/definitions';
 import type { AuthContext } from '../middleware/auth';
 import { type Reply, type Route, reply, route, unprocessable } from '../route-table';
 import { SEARCH_ATTRIBUTE_KEYS } from '../scrape-dispatch';
 import { failedRunBody, precheck, syncTimeout } from '../scrape-run';
 import { errorBodySchema } from '../schemas/responses';
+import type { ScrapeRequestPayload } from '../../scrape/request';
+import type { AppDeps } from '../deps';
 
 export const MAP_EXAMPLE = { url: 'https://example.com/', limit: 1000, sitemap: 'include', include_subdomains: false };
 

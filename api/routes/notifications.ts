@@ -4,13 +4,13 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { toRecord } from '../../lib/notifications';
-import type { AppDeps } from '../app';
+import { toRecord } from '../../notifications/notifications';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, mountRoutes, reply, route } from '../route-table';
 import { listNotificationsQuery } from '../schemas/account-functions';
 import { notificationSchema } from '../schemas/responses';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
+import type { AppDeps } from '../deps';
 
 export function notificationRouteTable(deps: AppDeps): Route[] {
   const unreadCount = (userId: string) => deps.db.notification.count({ where: { userId, readAt: null } });

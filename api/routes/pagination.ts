@@ -2,7 +2,7 @@
  * Keyset pagination over (createdAt DESC, id DESC): the cursor is opaque to clients
  * (base64url of `<ISO time>|<id>` of the last item of the previous page).
  */
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 import { idSchema } from '../params';
 
 export interface Cursor {

@@ -10,9 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { parseConfig } from '../../lib/config';
-import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/payments/provider';
-import { localPaymentSecret } from '../../lib/payments/service';
+import { parseConfig } from '../../platform/config';
+import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../billing/payments/provider';
+import { localPaymentSecret } from '../../billing/payments/service';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
@@ -221,7 +221,7 @@ describe('the default configuration (no PAYMENT_PROVIDER, NODE_ENV unset: what `
   let user: TestAccount;
 
   beforeAll(async () => {
-    // NODE_ENV empty counts as unset (lib/config.ts): development, as `npm start` without it.
+    // NODE_ENV empty counts as unset (platform/config.ts): development, as `npm start` without it.
     defaultStack = await startStack({ worker: false, env: { NODE_ENV: '' } });
     user = await createAccount(defaultStack.baseUrl);
   });

@@ -7,18 +7,19 @@
  */
 import express, { type Request, Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, localEvent, signLocalEvent } from '../../lib/payments/provider';
-import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../lib/payments/service';
-import { activateSubscription, currentPeriod } from '../../lib/subscriptions';
-import type { AppDeps } from '../app';
+import { AppError } from '../../platform/errors';
+import { LOCAL_SIGNATURE_HEADER, type PaymentProvider, WebhookSignatureError, localEvent, signLocalEvent } from '../../billing/payments/provider';
+import { type PaymentRow, applyProviderEvent, createPayment, localPaymentSecret, paymentRecord } from '../../billing/payments/service';
+import { type SubscriptionDeps, activateSubscription, currentPeriod } from '../../billing/subscriptions';
+import { createSubscriptionSchedules } from '../subscription-schedules';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, customRoute, mountRoutes, parsedBy, reply, route, unprocessable } from '../route-table';
 import { createPaymentSchema, listQuery, localEventSchema } from '../schemas/account-functions';
 import { pageOf, paymentSchema } from '../schemas/responses';
-import { parseOrUnprocessable } from '../validate';
+import { parseOrUnprocessable } from '../../platform/validate';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
+import type { AppDeps } from '../deps';
 
 export function requireProvider(provider: PaymentProvider | undefined): PaymentProvider {
   if (!provider) throw new AppError('PAYMENTS_UNAVAILABLE', 'Payments are not enabled on this service (PAYMENT_PROVIDER=none)');
@@ -30,18 +31,24 @@ export function baseUrl(deps: AppDeps, req: Request): string {
   return deps.config.BETTER_AUTH_URL?.replace(/\/$/, '') ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
+/** What the subscription rules need from the API process: its database, configuration and Temporal client. */
+export function subscriptionDeps(deps: AppDeps): SubscriptionDeps {
+  return { db: deps.db, config: deps.config, schedules: createSubscriptionSchedules(deps) };
+}
+
 /**
  * After commit: the payment of a plan's first period activates its subscription. (Later periods
- * were applied inside the event's transaction, lib/billing.ts.) A payment of no period is the
+ * were applied inside the event's transaction, billing/recurring.ts.) A payment of no period is the
  * up-front payment of a dearer plan, as plan changes were paid before recurring billing: it still
  * schedules that change from the next period, so no such payment is left without its effect.
  */
 export function subscriptionPaidHook(deps: AppDeps) {
+  const subscriptions = subscriptionDeps(deps);
   return async (payment: PaymentRow) => {
     if (!payment.subscriptionId) return;
     const sub = await deps.db.subscription.findUnique({ where: { id: payment.subscriptionId } });
     if (!sub) return;
-    if (sub.status === 'pending' && payment.period === 0) await activateSubscription(deps, sub.id, new Date());
+    if (sub.status === 'pending' && payment.period === 0) await activateSubscription(subscriptions, sub.id, new Date());
     else if (payment.period === null && sub.status === 'active' && sub.anchorAt && payment.planId && payment.planId !== sub.planId && !sub.pendingPlanId) {
       const next = currentPeriod({ anchorAt: sub.anchorAt, periodSeconds: sub.periodSeconds }, new Date()).n + 1;
       await deps.db.subscription.updateMany({ where: { id: sub.id, status: 'active', pendingPlanId: null }, data: { pendingPlanId: payment.planId, pendingPlanFrom: next } });

@@ -148,7 +148,7 @@ describe('browser mode', () => {
       expect(answer).toMatchObject({ status: 200, body: { data: [{ name: 'fetch', results: [{ attributes: { 'data-fetch': 'failed' } }] }] } });
       // The page's requests toward the private address: aborted by the page's guard (a direct
       // request), or, for a redirect hop (which Playwright does not route), answered 403 by the
-      // egress proxy that Chromium must go through (activities/scrape/egress-proxy.ts).
+      // egress proxy that Chromium must go through (scrape/browser/egress-proxy.ts).
       const network = answer.body.network as Array<{ url: string; status: number | null; error?: string; response_headers: Record<string, string> }>;
       const towardPrivate = network.filter((entry) => entry.url === target());
       expect(towardPrivate.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@
  * answered with a 500 or left half-recorded. Real API, worker, Temporal, PostgreSQL, Chromium.
  */
 import http from 'node:http';
-import { listenOnLoopback } from '../../lib/runtime/free-port';
+import { listenOnLoopback } from '../../platform/free-port';
 import { type TestAccount, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 

@@ -6,12 +6,12 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, mountRoutes, reply, route } from '../route-table';
 import { listQuery } from '../schemas/account-functions';
 import { pageOf } from '../schemas/responses';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
+import type { AppDeps } from '../deps';
 
 const SUMMARY_COLUMNS = {
   id: true,

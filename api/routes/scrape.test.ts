@@ -3,7 +3,7 @@
  * Debian's Chromium, and the local fixture site. Each spec rule with its status and body.
  */
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../../lib/runtime/free-port';
+import { freePort } from '../../platform/free-port';
 import { testEnv } from '../../test/helpers/env';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';

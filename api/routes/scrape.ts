@@ -1,8 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import { getBalance } from '../../lib/credit';
-import type { AppDeps } from '../app';
+import { AppError } from '../../platform/errors';
+import { getBalance } from '../../accounts/credit';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { type IdempotencyStore, createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
@@ -10,6 +9,7 @@ import { cancelScrapeRun } from '../scrape-cancel';
 import { failedRunBody, replayScrapeRun, runBody, runNeverStarted, startScrapeRun } from '../scrape-run';
 import { parseScrapeRequest, scrapeRequestSchema } from '../../scrape/request';
 import { errorBodySchema, queuedRunSchema, runResultSchema, runStatusSchema } from '../schemas/responses';
+import type { AppDeps } from '../deps';
 
 export { runBody } from '../scrape-run';
 

@@ -8,7 +8,7 @@
  * path is subscriptions-stripe.test.ts).
  */
 import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
-import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/payments/provider';
+import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../billing/payments/provider';
 import { type TestAccount, createAccount, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';

@@ -2,22 +2,22 @@
  * `/api/subscriptions` (session cookie): plans, the current subscription, subscribe, change plan,
  * cancel at period end. A free plan starts at once; a paid plan starts when the payment of its
  * first period succeeds (the provider's webhook), like a pack; every later period is charged
- * before it is granted (lib/billing.ts).
+ * before it is granted (billing/recurring.ts).
  */
 import { type Request, Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import type { PaymentProvider } from '../../lib/payments/provider';
-import { type PaymentRow, createPayment, paymentRecord } from '../../lib/payments/service';
-import { planIdAt } from '../../lib/billing';
-import type { Plan } from '../../lib/config';
-import { type SubscriptionRow, activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../lib/subscriptions';
-import type { AppDeps } from '../app';
+import { AppError } from '../../platform/errors';
+import type { PaymentProvider } from '../../billing/payments/provider';
+import { type PaymentRow, createPayment, paymentRecord } from '../../billing/payments/service';
+import { planIdAt } from '../../billing/recurring';
+import type { Plan } from '../../platform/config';
+import { type SubscriptionRow, activateSubscription, cancelSubscription, changePlan, currentPeriod, findPlan, isPaidPlan, liveSubscription, subscriptionRecord } from '../../billing/subscriptions';
 import { type Route, mountRoutes, reply, route, unprocessable } from '../route-table';
 import { subscribeSchema } from '../schemas/account-functions';
 import { paymentSchema, subscriptionSchema } from '../schemas/responses';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
-import { baseUrl, checkoutNeverCreated, requireProvider } from './payments';
+import { baseUrl, checkoutNeverCreated, requireProvider, subscriptionDeps } from './payments';
+import type { AppDeps } from '../deps';
 
 const withPayment = z.object({ subscription: subscriptionSchema, payment: paymentSchema.nullable() });
 
@@ -34,6 +34,7 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
 
 export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
   const idempotency = createIdempotencyStore(deps.sql);
+  const subscriptions = subscriptionDeps(deps);
   /** A pending subscription to a paid plan and the payment (checkout) of its first period; earlier pending ones are superseded. */
   async function startPaid(req: Request, userId: string, plan: Plan, now: Date, id?: string) {
     // A pending subscription that was never paid for is superseded by a new one.
@@ -88,7 +89,7 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       errors: [],
       handler: async ({ auth: { userId } }) => {
         const now = new Date();
-        const live = await liveSubscription(deps, userId, now);
+        const live = await liveSubscription(subscriptions, userId, now);
         const history = await deps.db.subscription.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 20 });
         return reply(200, { subscription: live ? subscriptionRecord(live, now) : null, history: history.map((sub) => subscriptionRecord(sub, now)) });
       },
@@ -107,11 +108,11 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
         const start = async (id?: string) => {
           const plan = findPlan(deps.config, planId);
           const now = new Date();
-          if (await liveSubscription(deps, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
+          if (await liveSubscription(subscriptions, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
           if (plan.priceCents === 0) {
             await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
             const pending = await deps.db.subscription.create({ data: { ...(id ? { id } : {}), userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
-            const active = await activateSubscription(deps, pending.id, now);
+            const active = await activateSubscription(subscriptions, pending.id, now);
             return reply(201, { subscription: subscriptionRecord(active, now), payment: null });
           }
           return reply(202, await startPaid(req, userId, plan, now, id));
@@ -146,13 +147,13 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
         const start = async (id?: string) => {
           const plan = findPlan(deps.config, planId);
           const now = new Date();
-          const live = await liveSubscription(deps, userId, now);
+          const live = await liveSubscription(subscriptions, userId, now);
           if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
           if (live.status === 'cancelled' || !live.anchorAt) throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
           const current = planIdAt(live, currentPeriod({ anchorAt: live.anchorAt, periodSeconds: live.periodSeconds }, now).n);
           // A new paid subscription under `id`, as POST /api/subscriptions would make it.
           if (!isPaidPlan(deps.config, current) && plan.priceCents > 0) return reply(202, await startPaid(req, userId, plan, now, id));
-          const { subscription, at } = await changePlan(deps, live.id, plan, provider);
+          const { subscription, at } = await changePlan(subscriptions, live.id, plan, provider);
           if (keyed && id) await idempotency.takeOver(userId, keyed.key, id, `${PLAN_CHANGE}${live.id}`);
           return reply(200, { subscription: subscriptionRecord(subscription, at), payment: null });
         };
@@ -178,10 +179,10 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       responses: { 200: z.object({ subscription: subscriptionSchema }) },
       errors: ['NOT_FOUND', 'PAYMENT_PROVIDER_ERROR'],
       handler: async ({ auth }) => {
-        const live = await liveSubscription(deps, auth.userId, new Date());
+        const live = await liveSubscription(subscriptions, auth.userId, new Date());
         if (!live) throw new AppError('NOT_FOUND', 'No subscription to cancel');
         // Shown as of the instant the cancel took effect: the period it ends is the current one there.
-        const cancelled = await cancelSubscription(deps, live.id, provider);
+        const cancelled = await cancelSubscription(subscriptions, live.id, provider);
         return reply(200, { subscription: subscriptionRecord(cancelled, cancelled.cancelledAt!) });
       },
     }),

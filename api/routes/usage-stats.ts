@@ -5,7 +5,7 @@
  * apiKeyId) and per day. The balance is the account's, shared by all its keys, so the
  * breakdown sums: totals = Σ keys + withoutKey (runs started with a session, e.g. flows).
  */
-import type { Database } from '../../lib/db';
+import type { Database } from '../../platform/db';
 
 export interface Usage {
   requests: number;

@@ -8,14 +8,14 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { toJsonColumn } from '../../lib/db';
+import { toJsonColumn } from '../../platform/db';
 import { workflowIds } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Reply, type Route, mountRoutes, parsedBy, reply, route, unprocessable } from '../route-table';
 import { startScrapeRun } from '../scrape-run';
 import { errorBodySchema, queuedRunSchema, runResultSchema, templateSchema } from '../schemas/responses';
 import { assertValidTemplate, createTemplateSchema, renderRun, runTemplateSchema, type TemplateParam, updateTemplateSchema } from '../schemas/user-templates';
+import type { AppDeps } from '../deps';
 
 type TemplateRow = NonNullable<Awaited<ReturnType<AppDeps['db']['userTemplate']['findUnique']>>>;
 

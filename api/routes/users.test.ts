@@ -3,11 +3,11 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { debitCredit, refundCredit } from '../../lib/credit';
-import { createDatabase, type Database } from '../../lib/db';
+import { debitCredit, refundCredit } from '../../accounts/credit';
+import { createDatabase, type Database } from '../../platform/db';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
-import { createSqlPool } from '../../lib/sql';
+import { createSqlPool } from '../../platform/sql';
 import { MESSAGES, UNAUTHORIZED_BODY } from '../middleware/auth';
 import { apiKeyUsable } from '../middleware/dependencies';
 

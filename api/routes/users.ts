@@ -4,14 +4,14 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { getBalance } from '../../lib/credit';
-import { AppError } from '../../lib/errors';
-import { notify } from '../../lib/notifications';
-import type { AppDeps } from '../app';
+import { getBalance } from '../../accounts/credit';
+import { AppError } from '../../platform/errors';
+import { notify } from '../../notifications/notifications';
 import { type Route, badRequest, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { createApiKeySchema, parseAccountBody, statsQuerySchema } from '../schemas/accounts';
 import { anyObject, apiKeySchema } from '../schemas/responses';
 import { usageStats } from './usage-stats';
+import type { AppDeps } from '../deps';
 
 interface KeyRow {
   id: string;

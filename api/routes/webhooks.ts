@@ -12,20 +12,20 @@
  * Another account's endpoint or delivery → 403; unknown → 404 (DESIGN.md's ownership rule).
  */
 import { z } from 'zod';
-import type { Database } from '../../lib/db';
-import { AppError } from '../../lib/errors';
-import { createRedelivery } from '../../lib/webhooks/events';
-import { accountSecret } from '../../lib/webhooks/deliver';
-import { encryptSecret, generateSigningSecret } from '../../lib/webhooks/signing';
-import { WEBHOOK_EVENT_TYPES, webhookEventsSchema, webhookUrlSchema } from '../../lib/webhooks/spec';
+import type { Database } from '../../platform/db';
+import { AppError } from '../../platform/errors';
+import { createRedelivery } from '../../webhooks/events';
+import { accountSecret } from '../../webhooks/deliver';
+import { encryptSecret, generateSigningSecret } from '../../webhooks/signing';
+import { WEBHOOK_EVENT_TYPES, webhookEventsSchema, webhookUrlSchema } from '../../webhooks/spec';
 import { type WebhookDeliveryWorkflowInput, workflowIds } from '../../workflows/definitions';
-import type { AppDeps } from '../app';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, reply, route, unprocessable } from '../route-table';
 import { listQuery } from '../schemas/account-functions';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { apiWebhooks } from '../webhooks';
 import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../deps';
 
 /** Most endpoints an account may register. */
 export const MAX_WEBHOOK_ENDPOINTS = 20;

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { getBalance } from '../../lib/credit';
-import type { AppDeps } from '../app';
+import { getBalance } from '../../accounts/credit';
 import { type Route, mountRoutes, reply, route } from '../route-table';
+import type { AppDeps } from '../deps';
 
 const whoamiResponse = z.object({ userId: z.string(), apiKeyId: z.string().nullable(), remaining: z.int() });
 

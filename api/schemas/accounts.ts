@@ -3,9 +3,9 @@
  * "<field> is required", "<field> must be an email", "<field> must be longer than <n> characters".
  */
 import { z } from 'zod';
-import { KEY_DEFAULT_PREFIX, KEY_NAME_MAX_LENGTH, KEY_PREFIX_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/auth-config';
-import { AppError } from '../../lib/errors';
-import { issueMessage } from '../validate';
+import { KEY_DEFAULT_PREFIX, KEY_NAME_MAX_LENGTH, KEY_PREFIX_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../accounts/auth-config';
+import { AppError } from '../../platform/errors';
+import { issueMessage } from '../../platform/validate';
 
 const email = z.email().max(254);
 /** "longer than 8 characters": 9 or more. */

@@ -3,7 +3,7 @@
  * crawl/job-request.ts's; these describe the answers and the query strings.
  */
 import { z } from 'zod';
-import { CRAWL_PAGE_STATUSES } from '../../lib/crawls';
+import { CRAWL_PAGE_STATUSES } from '../../crawl/store';
 
 const time = z.iso.datetime();
 const nullableTime = time.nullable();

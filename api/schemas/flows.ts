@@ -5,7 +5,7 @@
  * checks a body. Every problem is reported at once, as a 422 list.
  */
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 import { FLOW_NODE_TYPES, type FlowNodeDefinition } from '../../workflows/definitions';
 import { validateFlow } from '../../workflows/flow-dag';
 import { FLOW_NODE_KINDS } from '../../workflows/flow-nodes';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SCRAPE_MODES } from '../../scrape/engines';
-import { ERROR_CODES } from '../../lib/errors';
+import { ERROR_CODES } from '../../platform/errors';
 
 const time = z.iso.datetime();
 const nullableTime = time.nullable();

@@ -6,8 +6,8 @@
  * 422 listing each problem. Reference: docs/flows.md "User templates".
  */
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
-import { parseOrUnprocessable } from '../validate';
+import { AppError } from '../../platform/errors';
+import { parseOrUnprocessable } from '../../platform/validate';
 import { parseScrapeRequest, type ScrapeRequest } from '../../scrape/request';
 
 export const PARAM_TYPES = ['string', 'number', 'boolean', 'url'] as const;

@@ -1,7 +1,6 @@
 /** Account: who is signed in, consent per kind (grant or withdraw, with the history) and the data export. */
 import { useState } from 'preact/hooks';
-import { api } from '../api';
-import type { SessionUser } from '../main';
+import { type SessionUser, api } from '../api';
 import { ErrorMessage, Loading, Page, formatTime, useLoad } from '../ui';
 
 interface ConsentRecord {

@@ -1,5 +1,5 @@
 /** The pure format code (scrape/formats/), the charset sniffer and the request rules of the formats. */
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 import { ARTICLE_HTML } from '../../test/fixtures/server';
 import { decodeHtml, sniffCharset } from '../charset';
 import { parseScrapeRequest, scrapeCost } from '../request';

@@ -18,10 +18,11 @@ import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { extractMainContent } from '../main-content';
 import { evaluateSelectors } from '../selectors';
-import type { EngineRequest, FormatOutputs, OutputFormat, ScrapeResult } from '../types';
+import type { FormatOutputs, OutputFormat, ScrapeResult } from '../types';
 import { type CheerioAPI, baseUrlOf, cleanTree, parseDocument, parseFragment, removeAll, select, textOf } from './dom';
 import { toMarkdown } from './markdown';
 import { type ResponseFacts, linksOf, metadataOf } from './page-facts';
+import type { EngineRequest } from '../request';
 
 export type { ResponseFacts } from './page-facts';
 

@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import type { EngineRequest } from '../types';
 import { type DocumentOutputs, type ResponseFacts, documentOutputs } from './index';
+import type { EngineRequest } from '../request';
 
 /** Documents from this many characters go to a thread (when selectors or formats need a parse). */
 export const THREAD_MIN_CHARS = 64 * 1024;

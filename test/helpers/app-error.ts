@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../platform/errors';
 
 /** The AppError a promise rejects with; fails the test if it resolves or rejects with anything else. */
 export async function appErrorOf(p: Promise<unknown>): Promise<AppError> {

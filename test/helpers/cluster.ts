@@ -11,10 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../../lib/config';
-import { freePort } from '../../lib/runtime/free-port';
-import { embeddedDatabaseUrl } from '../../lib/runtime/postgres';
-import { ensureClusterBinaries } from '../../lib/runtime/temporal-cluster';
+import { parseConfig } from '../../platform/config';
+import { freePort } from '../../platform/free-port';
+import { embeddedDatabaseUrl } from '../../scripts/runtime/postgres';
+import { ensureClusterBinaries } from '../../scripts/runtime/temporal-cluster';
 import { npmStartEnv, processesMentioning, watchOutput } from './processes';
 
 export interface ClusterProcess {

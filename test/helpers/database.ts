@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { runMigrations } from '../../lib/migrate';
+import { runMigrations } from '../../platform/migrate';
 import { testEnv } from './env';
 
 /** A fresh database of its own for one test file, migrated unless `migrate: false`. */

@@ -1,5 +1,5 @@
-import type { RunningPostgres } from '../../lib/runtime/postgres';
-import type { RunningTemporal } from '../../lib/runtime/temporal-server';
+import type { RunningPostgres } from '../../scripts/runtime/postgres';
+import type { RunningTemporal } from '../../scripts/runtime/temporal-server';
 
 /** Environment variables through which global setup hands its services to the tests. */
 export const TEST_ENV = {

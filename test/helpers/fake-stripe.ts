@@ -6,7 +6,7 @@
  * side by sending signed webhooks.
  */
 import http from 'node:http';
-import { listenOnLoopback } from '../../lib/runtime/free-port';
+import { listenOnLoopback } from '../../platform/free-port';
 
 export interface StripeCall {
   method: string;

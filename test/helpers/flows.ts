@@ -3,7 +3,7 @@
  * (scrape a link list → foreach over the links → delay → webhook) and a run poller.
  */
 import http from 'node:http';
-import { listenOnLoopback } from '../../lib/runtime/free-port';
+import { listenOnLoopback } from '../../platform/free-port';
 import { type Answer, type Json, call } from './http';
 
 export interface WebhookReceiver {

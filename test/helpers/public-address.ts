@@ -1,5 +1,5 @@
 /**
- * A local address that the private-address guard (scrape/guard.ts) counts as public, for the tests
+ * A local address that the private-address guard (platform/target-guard.ts) counts as public, for the tests
  * that run the service with the guard on (ALLOW_PRIVATE_TARGETS=false): a fixture server bound to
  * it stands for a site on the internet, and its redirects and links to loopback, private and
  * link-local addresses are what the guard must refuse. The guard itself is not touched: no test
@@ -20,7 +20,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { isPrivateAddress } from '../../scrape/guard';
+import { isPrivateAddress } from '../../platform/target-guard';
 
 const run = promisify(execFile);
 const RANGE = '192.175.48';

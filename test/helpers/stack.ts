@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { freePort } from '../../lib/runtime/free-port';
+import { freePort } from '../../platform/free-port';
 import { createTestDatabase } from './database';
 import { testEnv } from './env';
 

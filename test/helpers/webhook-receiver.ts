@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import Stripe from 'stripe';
-import { listenOnLoopback } from '../../lib/runtime/free-port';
+import { listenOnLoopback } from '../../platform/free-port';
 import type { Json } from './http';
 
 export interface ReceivedDelivery {

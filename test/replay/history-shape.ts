@@ -3,7 +3,7 @@
  * writes): the steps that make its shape (the commands a replay must reproduce), the patches it
  * carries, and every string in it with its payloads decoded, for the secret check.
  */
-import type { HistoryJson } from '../../lib/workflow-replay';
+import type { HistoryJson } from '../../workers/workflow-replay';
 
 type Json = Record<string, unknown>;
 

@@ -25,12 +25,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { parseConfig } from '../../lib/config';
-import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../lib/payments/provider';
-import { freePort } from '../../lib/runtime/free-port';
-import { startEmbeddedPostgres } from '../../lib/runtime/postgres';
-import { resolveTemporalCli, startTemporalDevServer } from '../../lib/runtime/temporal-server';
-import { type HistoryJson, historyToJson, readHistories } from '../../lib/workflow-replay';
+import { parseConfig } from '../../platform/config';
+import { LOCAL_SIGNATURE_HEADER, localEvent, signLocalEvent } from '../../billing/payments/provider';
+import { freePort } from '../../platform/free-port';
+import { startEmbeddedPostgres } from '../../scripts/runtime/postgres';
+import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/runtime/temporal-server';
+import { type HistoryJson, historyToJson, readHistories } from '../../workers/workflow-replay';
 import { parseScrapeRequest } from '../../scrape/request';
 import { type ScrapeWorkflowInput, taskQueues, workflowIds } from '../../workflows/definitions';
 import { type CrawlSite, startCrawlSite } from '../fixtures/crawl-site';

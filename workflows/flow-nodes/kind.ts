@@ -9,7 +9,14 @@
  * workflows) it asks of its `NodeRunContext`, so the same file loads in the API and in the sandbox.
  */
 import type { FlowNodeDefinition, FlowNodeError, FlowNodeState, FlowScrapeOutput, ForeachSummary } from '../definitions';
-import type { ResolveScope } from '../flow-dag';
+
+/** How placeholders are resolved for a node (workflows/flow-dag.ts resolvePlaceholders). */
+export interface ResolveScope {
+  /** The current element of a foreach, for `{{ item... }}`. */
+  item?: unknown;
+  /** Leave `{{ item... }}` as written (a foreach's request is rendered against `nodes` first, per item later). */
+  keepItem?: boolean;
+}
 
 export type Rendered<T> = { ok: true; value: T } | { ok: false; error: FlowNodeError };
 

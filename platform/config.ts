@@ -1,0 +1,336 @@
+/**
+ * Configuration, read from the environment once and validated with zod.
+ * This is the only module that reads `process.env`; everything else receives a `Config`.
+ * Names and meanings of the settings in DESIGN.md section 6 are fixed.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { type ProxyEndpoint, parseProxyUrls } from './proxy-endpoints';
+
+/**
+ * What a worker may serve (WORKER_QUEUES): every queue, or one engine's mode. The engine table
+ * (scrape/engines.ts) sits above the configuration, so it checks at compile time that each mode
+ * with a queue of its own is listed here.
+ */
+export const WORKER_QUEUE_CHOICES = ['all', 'http', 'browser'] as const;
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A JSON array in an environment variable, checked against `item`. */
+const jsonList = <T extends z.ZodType>(item: T) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON array' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(item).min(1));
+
+const catalogId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'ids are 1-40 of a-z, 0-9, _ and -');
+
+export const creditPackSchema = z.object({
+  id: catalogId,
+  name: z.string().min(1).max(80),
+  credits: z.number().int().positive(),
+  priceCents: z.number().int().positive(),
+  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a 3-letter ISO code in lower case'),
+});
+export type CreditPack = z.infer<typeof creditPackSchema>;
+
+export const planSchema = z.object({
+  id: catalogId,
+  name: z.string().min(1).max(80),
+  /** Credit added at the start of every period. */
+  creditsPerPeriod: z.number().int().min(0),
+  /** Price of one period; 0 = free (no payment, active at once). */
+  priceCents: z.number().int().min(0),
+  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a 3-letter ISO code in lower case'),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+export const DEFAULT_CREDIT_PACKS: CreditPack[] = [
+  { id: 'pack-1k', name: '1,000 credits', credits: 1000, priceCents: 1000, currency: 'usd' },
+  { id: 'pack-5k', name: '5,000 credits', credits: 5000, priceCents: 4500, currency: 'usd' },
+  { id: 'pack-25k', name: '25,000 credits', credits: 25000, priceCents: 20000, currency: 'usd' },
+];
+
+export const DEFAULT_PLANS: Plan[] = [
+  { id: 'free', name: 'Free', creditsPerPeriod: 0, priceCents: 0, currency: 'usd' },
+  { id: 'starter', name: 'Starter', creditsPerPeriod: 2000, priceCents: 1500, currency: 'usd' },
+  { id: 'pro', name: 'Pro', creditsPerPeriod: 10000, priceCents: 6000, currency: 'usd' },
+];
+
+/**
+ * Browser mode's Chromium when CHROMIUM_PATH is unset: Debian's `chromium-headless-shell` (the
+ * headless-only build of the same version, which Playwright itself uses for headless launches;
+ * a page costs a fraction of the full browser's: docs/scraping.md, "Which Chromium"), else
+ * Debian's full `chromium`. The binary, not /usr/bin's wrapper script, which runs it as a child
+ * rather than exec-ing it (the pool watches the browser's process).
+ */
+export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'] as const;
+
+export function defaultChromiumPath(): string {
+  return CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate)) ?? CHROMIUM_CANDIDATES[0];
+}
+
+/** A comma-separated list (empty items dropped), lower-cased when asked. */
+const commaList = (lowerCase: boolean) =>
+  z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((item) => (lowerCase ? item.trim().toLowerCase() : item.trim()))
+        .filter(Boolean),
+    );
+
+const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:/]+:\d+$/, 'must be host:port')
+    .optional(),
+  /** A Temporal CLI binary to run the dev server with (else `temporal` on PATH, else the pinned build). */
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_UI_PORT: port.default(8233),
+  /** Where people open the Temporal UI (the dashboard links runs to it); unset → the embedded UI at 127.0.0.1:TEMPORAL_UI_PORT. */
+  TEMPORAL_UI_URL: z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL').optional(),
+  TEMPORAL_DEV_PORT: port.default(7233),
+  /** Prefix for task-queue names, so several deployments (or test runs) can share one Temporal. */
+  TASK_QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]*$/, 'letters, digits, - and _ only').default(''),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  EMBEDDED_PG_PORT: port.default(54329),
+  CHROMIUM_PATH: z.string().min(1).default(defaultChromiumPath),
+  BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Contexts (with their page) kept ready before requests arrive; unset = BROWSER_CONCURRENCY (docs/scraping.md, "Browser pool"). */
+  BROWSER_SPARE_CONTEXTS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(32).optional(),
+  /** Chromium is replaced after this many pages (0 = never). */
+  BROWSER_RECYCLE_PAGES: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),
+  FREE_CREDITS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(100),
+  ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  BLACKLIST_HOSTS: commaList(true),
+  SYNC_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(50_000),
+  BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  BETTER_AUTH_URL: z.string().url('must be a URL').optional(),
+  /** Extra origins allowed to call the auth routes from a browser (comma-separated). */
+  TRUSTED_ORIGINS: commaList(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Enables POST /diagnostics/echo, a route that runs a trivial workflow (wiring checks). */
+  DIAGNOSTICS_ENABLED: booleanFlag.default(false),
+  /**
+   * Which task queues a worker process serves: "all"; "http" (workflows and the engines that run
+   * with them); or an `own-queue` engine's mode, "browser" (scrape/engines.ts).
+   */
+  WORKER_QUEUES: z.enum(WORKER_QUEUE_CHOICES).default('all'),
+  /**
+   * The API process hosts a Temporal worker for the sync queue, so a standalone scrape starts
+   * eagerly and runs in-process (docs/scraping.md, "Execution"). Off: worker processes run them.
+   */
+  API_WORKER: booleanFlag.default(true),
+  /** Most standalone scrapes of one account, mode and host grouped into one workflow execution; 1 = no grouping. */
+  // At most 50: a batch's run ids must fit in one ScrapeRunIds value (2,048 bytes; ~52 run ids).
+  SCRAPE_BATCH_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(50).default(50),
+  /** With other requests of the same account and host in flight, how long a new group waits for company. */
+  SCRAPE_BATCH_LINGER_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(1000).default(2),
+  /**
+   * Worker threads per process for the format work of large documents (scrape/formats/threads.ts,
+   * docs/scraping.md "Where the format work runs"); 0 = on the event loop.
+   */
+  FORMAT_THREADS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(16).default(1),
+  /** Requests per API key per minute, across replicas (docs/operations.md, "Limits"); 0 = no limit. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(12_000),
+  /**
+   * How often each API replica adds the requests it counted to the shared per-key counters in
+   * PostgreSQL (docs/operations.md, "Limits"); 0 = one statement per request, exact across replicas.
+   */
+  RATE_LIMIT_FLUSH_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(10_000).default(100),
+  /** Standalone scrape runs plus flow runs in flight per account, across replicas; 0 = no limit. */
+  CONCURRENCY_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(64),
+  /**
+   * Sign-in throttling (docs/operations.md, "Limits"), on by default in every environment: the
+   * auth library's per-address limits, counted in PostgreSQL (table rateLimit), and our per-account
+   * count of failed sign-ins (table sign_in_failure). Off only for a deployment that throttles in
+   * front of the API.
+   */
+  AUTH_RATE_LIMIT: booleanFlag.default(true),
+  /** Sign-in attempts per client address per minute (the auth library's limiter). */
+  SIGN_IN_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(1).default(5),
+  /** Sign-ups per client address per minute (the auth library's limiter). */
+  SIGN_UP_PER_MINUTE: z.coerce.number({ message: 'must be a whole number' }).int().min(1).default(10),
+  /** Failed sign-ins of one account (e-mail address) per SIGN_IN_FAILURE_WINDOW_S before 429. */
+  SIGN_IN_FAILURE_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(1).default(10),
+  SIGN_IN_FAILURE_WINDOW_S: z.coerce.number({ message: 'must be a whole number of seconds' }).int().min(1).max(86_400).default(900),
+  /** Port of a worker process's own /metrics (scrape, credit and browser-pool metrics); 0 = off. */
+  WORKER_METRICS_PORT: port.default(9464),
+  /** Apply pending migrations when the API or a worker starts (off when a deploy step runs them). */
+  MIGRATE_ON_START: booleanFlag.default(true),
+  /** A notification `credit.low` is created when a debit takes the balance from ≥ this to below it. */
+  LOW_CREDIT_THRESHOLD: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(10),
+  /** Also send notifications by e-mail (needs SMTP_URL); off by default. */
+  NOTIFY_EMAIL: booleanFlag.default(false),
+  /** nodemailer transport URL, e.g. smtp://user:pass@smtp.example.com:587 (never logged). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_FROM: z.string().min(3).default('scrape-api <no-reply@localhost>'),
+  /** Versions of the documents a user consents to; sign-up records consent to TERMS_VERSION. */
+  TERMS_VERSION: z.string().min(1).max(40).default('2026-11-01'),
+  PRIVACY_VERSION: z.string().min(1).max(40).default('2026-11-01'),
+  /**
+   * Payment provider: "stripe", "none" (payments off), or "local", a development aid whose
+   * helper route lets any signed-in user confirm their own payments (refused in production).
+   * Unset → "stripe" when a Stripe key is set, else "none": "local" only when asked for by name.
+   */
+  PAYMENT_PROVIDER: z.enum(['none', 'local', 'stripe']).optional(),
+  /** HMAC secret of the local provider's webhooks; unset → derived from the auth secret. */
+  LOCAL_PAYMENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_..., sk_live_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+  /** Another Stripe API than Stripe's own (stripe-mock, a test double); unset → api.stripe.com. */
+  STRIPE_API_URL: z.string().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
+  /** Where the provider's checkout page sends the buyer back ({PAYMENT_ID} is replaced). */
+  PAYMENT_SUCCESS_URL: z.string().url('must be a URL').optional(),
+  PAYMENT_CANCEL_URL: z.string().url('must be a URL').optional(),
+  /** Credit packs for sale: a JSON array of {id, name, credits, priceCents, currency}. */
+  CREDIT_PACKS: jsonList(creditPackSchema).default(DEFAULT_CREDIT_PACKS),
+  /** Subscription plans: a JSON array of {id, name, creditsPerPeriod, priceCents, currency}. */
+  SUBSCRIPTION_PLANS: jsonList(planSchema).default(DEFAULT_PLANS),
+  /**
+   * Crawls (docs/crawl.md "robots.txt"): a host whose robots.txt answers 5xx or 429, or cannot be
+   * reached, is "disallow all" until it can be read (RFC 9309): its pages wait, and robots.txt is
+   * fetched again after CRAWL_ROBOTS_RETRY_MS, then after as long as it has been failing (at most
+   * 5 minutes between tries). After CRAWL_ROBOTS_GIVE_UP_MS without a readable answer, the host's
+   * waiting pages are skipped (ROBOTS_DISALLOWED) and its later ones too.
+   */
+  CRAWL_ROBOTS_RETRY_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(3_600_000).default(30_000),
+  CRAWL_ROBOTS_GIVE_UP_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1000).max(7 * 86_400_000).default(1_800_000),
+  /**
+   * Event webhooks (docs/webhooks.md): a failed delivery is retried by Temporal's policy, the wait
+   * starting at WEBHOOK_RETRY_INITIAL_MS and doubling up to WEBHOOK_RETRY_MAX_INTERVAL_MS, for at
+   * most WEBHOOK_RETRY_WINDOW_MS (24 h); each attempt waits WEBHOOK_TIMEOUT_MS for the answer.
+   */
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(10_000),
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(10).max(86_400_000).default(3_600_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1000).max(7 * 86_400_000).default(86_400_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(60_000).default(10_000),
+  /**
+   * Addresses (IP literals, comma-separated) a webhook may reach although they are private or
+   * loopback (a receiver on the same host or network). ALLOW_PRIVATE_TARGETS does not apply to webhooks.
+   */
+  WEBHOOK_PRIVATE_ALLOWLIST: commaList(true),
+  /** How long an API process trusts its knowledge of whether an account has webhook endpoints (async scrapes read it). */
+  WEBHOOK_ENDPOINT_CACHE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
+  /** Length of a subscription period (default 30 days); short in tests. */
+  SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
+  /** Port of the `npm start` supervisor's own /readyz and /metrics (loopback only); 0 = off. */
+  SUPERVISOR_PORT: port.default(9465),
+  /**
+   * `npm start`'s watchdog (docs/operations.md, "Hung processes and memory"): a supervised process
+   * whose health check has not passed for this long is stopped and restarted; 0 = never.
+   */
+  SUPERVISOR_HANG_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 1000 && ms <= 3_600_000), 'must be 0 (off) or between 1000 and 3600000')
+    .default(30_000),
+  /** A supervised process whose resident memory stays over this many MiB is stopped and restarted; 0 = never. */
+  SUPERVISOR_MEMORY_LIMIT_MB: z.coerce.number({ message: 'must be a whole number of MiB' }).int().min(0).default(2048),
+  /** Set by `npm start` on the API: the supervisor's endpoint, so /readyz can report the processes it restarts. */
+  SUPERVISOR_URL: z.string().url('must be a URL').optional(),
+  /**
+   * Run as root, PostgreSQL runs as the `postgres` user; binaries or data that user cannot reach
+   * (a clone in a private home folder) are placed here instead (docs/operations.md).
+   */
+  EMBEDDED_PG_RUNTIME_DIR: z.string().min(1).default('/var/lib/scrape-api'),
+  /** Set by the supervisor (scripts/start.ts, tests) on its children: exit when the parent's stdin pipe closes. */
+  EXIT_WITH_PARENT: booleanFlag.default(false),
+  /**
+   * Outbound proxies both engines send scrapes through (docs/scraping.md, "Proxies"): comma-separated
+   * `http://`, `https://` or `socks5://` URLs with optional `user:password@` (never logged). Unset: direct.
+   */
+  PROXY_URLS: z.string().optional(),
+  /** How long a proxy that failed is skipped by the rotation. */
+  PROXY_COOLDOWN_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(3_600_000).default(60_000),
+  /** A flow run keeps one proxy per target host (while it works) instead of rotating per request. */
+  PROXY_STICKY: booleanFlag.default(false),
+});
+
+export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL' | 'PROXY_URLS'> & {
+  /** PROXY_URLS parsed; empty when unset. Each serialises without its credentials. */
+  PROXY_URLS: ProxyEndpoint[];
+  /** DATA_DIR made absolute. */
+  dataDir: string;
+  PAYMENT_PROVIDER: 'none' | 'local' | 'stripe';
+  /** Without a trailing slash. */
+  TEMPORAL_UI_URL: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment-like record. Unknown names are ignored; empty strings count as unset. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') cleaned[key] = value.trim();
+  }
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`));
+  }
+  const data = parsed.data;
+  const problems: string[] = [];
+  // Never "local" by default: its helper route lets every signed-in user mint credit (docs/account.md).
+  const provider = data.PAYMENT_PROVIDER ?? (data.STRIPE_SECRET_KEY || data.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'none');
+  if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
+  if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
+    problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  // Stripe Billing bills plans in whole days, weeks, months or years (docs/account.md).
+  if (provider === 'stripe' && data.SUBSCRIPTION_PERIOD_SECONDS % 86_400 !== 0) {
+    problems.push('SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days (a multiple of 86400)');
+  }
+  if (data.NOTIFY_EMAIL && !data.SMTP_URL) problems.push('NOTIFY_EMAIL: needs SMTP_URL');
+  for (const [name, list] of [['CREDIT_PACKS', data.CREDIT_PACKS], ['SUBSCRIPTION_PLANS', data.SUBSCRIPTION_PLANS]] as const) {
+    const ids = list.map((item) => item.id);
+    if (new Set(ids).size !== ids.length) problems.push(`${name}: ids must be unique`);
+  }
+  const proxyUrls = parseProxyUrls(data.PROXY_URLS ?? '');
+  for (const problem of proxyUrls.problems) problems.push(`PROXY_URLS: ${problem}`);
+  if (problems.length) throw new ConfigError(problems);
+  const temporalUiUrl = (data.TEMPORAL_UI_URL ?? `http://127.0.0.1:${data.TEMPORAL_UI_PORT}`).replace(/\/+$/, '');
+  return { ...data, PAYMENT_PROVIDER: provider, TEMPORAL_UI_URL: temporalUiUrl, PROXY_URLS: proxyUrls.proxies, dataDir: path.resolve(data.DATA_DIR) };
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, parsed from `process.env` on first use. */
+export function loadConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Environment of the current process, for launching child processes (the supervisor passes it on). */
+export function processEnvironment(): Record<string, string | undefined> {
+  return { ...process.env };
+}
