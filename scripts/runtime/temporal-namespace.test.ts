@@ -4,7 +4,7 @@ import { SEARCH_ATTRIBUTES } from './temporal-namespace';
 
 const root = path.resolve(__dirname, '..', '..');
 /** Where the service's own code lives (tests, benchmarks and generated code excluded). */
-const SOURCE_DIRS = ['api', 'activities', 'crawl', 'lib', 'scrape', 'workers', 'workflows'];
+const SOURCE_DIRS = ['platform', 'scrape', 'crawl', 'accounts', 'billing', 'webhooks', 'notifications', 'workflows', 'activities', 'api', 'workers'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
