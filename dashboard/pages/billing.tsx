@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { ErrorMessage, Loading, Page, Status, formatMoney, formatNumber, formatTime, useLoad } from '../ui';
+import { ErrorMessage, type Loaded, Loading, Page, Status, formatMoney, formatNumber, formatTime, useLoad } from '../ui';
 
 interface Pack {
   id: string;
@@ -53,6 +53,146 @@ interface Subscription {
 async function completeLocally(paymentId: string) {
   const signed = await api<{ url: string; headers: Record<string, string>; body: string }>('POST', `/api/payments/${encodeURIComponent(paymentId)}/local-webhook`, { outcome: 'succeeded' });
   await api('POST', signed.url, signed.body, signed.headers);
+}
+
+/** A plan's name from its id (the id when the plan list lacks it; "—" for none). */
+type PlanName = (id: string | null) => string;
+
+/** The credit packs on sale, each with its Buy button (disabled while payments are off). */
+function CreditPacks({ packs, busy, onBuy }: { packs: Loaded<{ provider: string; packs: Pack[] }>; busy: boolean; onBuy: (pack: Pack) => void }) {
+  const provider = packs.data?.provider;
+  return (
+    <>
+      <h2>Credit packs</h2>
+      <Loading loaded={packs} />
+      {provider === 'none' ? <p>Payments are switched off on this service.</p> : null}
+      <ul class="cards">
+        {packs.data?.packs.map((pack) => (
+          <li key={pack.id} class="card">
+            <strong>{pack.name ?? `${formatNumber(pack.credits)} credits`}</strong>
+            <span>{formatMoney(pack.priceCents, pack.currency)}</span>
+            <button type="button" disabled={busy || provider === 'none'} onClick={() => onBuy(pack)} aria-label={`Buy ${pack.name ?? `${formatNumber(pack.credits)} credits`}`}>
+              Buy
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** The live subscription: its plan, status, current period, the plan it changes to and when it ends. */
+function SubscriptionDetails({ live, planName }: { live: Subscription; planName: PlanName }) {
+  return (
+    <dl class="details">
+      <dt>Plan</dt>
+      <dd data-testid="current-plan">{planName(live.planId)}</dd>
+      <dt>Status</dt>
+      <dd>
+        <Status value={live.status} />
+      </dd>
+      {live.currentPeriod ? (
+        <>
+          <dt>Current period</dt>
+          <dd>
+            {formatTime(live.currentPeriod.start)} – {formatTime(live.currentPeriod.end)}
+          </dd>
+        </>
+      ) : null}
+      {live.pendingPlanId ? (
+        <>
+          <dt>Next plan</dt>
+          <dd>
+            {planName(live.pendingPlanId)} from {formatTime(live.pendingPlanFrom)}
+          </dd>
+        </>
+      ) : null}
+      {live.cancelAt ? (
+        <>
+          <dt>Ends</dt>
+          <dd>{formatTime(live.cancelAt)}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/** Subscribe, or change the live subscription's plan; cancel an active one at the period's end. */
+function PlanForm(props: {
+  plans: Plan[];
+  live: Subscription | null;
+  planId: string;
+  busy: boolean;
+  onPlanId: (id: string) => void;
+  onSubmit: (event: Event) => void;
+  onCancel: () => void;
+}) {
+  const { plans, live, planId, busy } = props;
+  return (
+    <form class="inline-form" onSubmit={props.onSubmit}>
+      <label>
+        {live ? 'Change plan to' : 'Plan'}
+        <select value={planId || plans[0]?.id} onChange={(e) => props.onPlanId(e.currentTarget.value)}>
+          {plans.map((plan) => (
+            <option key={plan.id} value={plan.id}>
+              {plan.name ?? plan.id} — {formatNumber(plan.creditsPerPeriod)} credits for {formatMoney(plan.priceCents, plan.currency)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={busy}>
+        {live ? 'Change plan' : 'Subscribe'}
+      </button>
+      {live && live.status === 'active' && !live.cancelAt ? (
+        <button type="button" class="secondary" disabled={busy} onClick={props.onCancel}>
+          Cancel at period end
+        </button>
+      ) : null}
+    </form>
+  );
+}
+
+/** The latest payments; a pending one links to its checkout, or (local provider) can be completed here. */
+function PaymentsTable({ payments, busy, planName, onComplete }: { payments: Payment[]; busy: boolean; planName: PlanName; onComplete: (payment: Payment) => void }) {
+  return (
+    <div class="table-wrap">
+      <table data-testid="payments-table">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">For</th>
+            <th scope="col">Credits</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {payments.map((payment) => (
+            <tr key={payment.id} data-payment-id={payment.id}>
+              <td>{formatTime(payment.createdAt)}</td>
+              <td>{payment.purpose === 'pack' ? `pack ${payment.packId ?? ''}` : `plan ${planName(payment.planId)}`}</td>
+              <td>{formatNumber(payment.credits)}</td>
+              <td>{formatMoney(payment.amountCents, payment.currency)}</td>
+              <td>
+                <Status value={payment.status} /> {payment.failureReason ? <span class="muted">{payment.failureReason}</span> : null}
+              </td>
+              <td>
+                {payment.status === 'pending' && payment.checkoutUrl ? <a href={payment.checkoutUrl}>Pay</a> : null}
+                {payment.status === 'pending' && payment.provider === 'local' ? (
+                  <button type="button" disabled={busy} onClick={() => onComplete(payment)}>
+                    Complete (local provider)
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 export function BillingPage() {
@@ -129,124 +269,19 @@ export function BillingPage() {
       </dl>
       <ErrorMessage error={error ?? balance.error} />
 
-      <h2>Credit packs</h2>
-      <Loading loaded={packs} />
-      {provider === 'none' ? <p>Payments are switched off on this service.</p> : null}
-      <ul class="cards">
-        {packs.data?.packs.map((pack) => (
-          <li key={pack.id} class="card">
-            <strong>{pack.name ?? `${formatNumber(pack.credits)} credits`}</strong>
-            <span>{formatMoney(pack.priceCents, pack.currency)}</span>
-            <button type="button" disabled={busy || provider === 'none'} onClick={() => void buy(pack)} aria-label={`Buy ${pack.name ?? `${formatNumber(pack.credits)} credits`}`}>
-              Buy
-            </button>
-          </li>
-        ))}
-      </ul>
+      <CreditPacks packs={packs} busy={busy} onBuy={(pack) => void buy(pack)} />
 
       <h2>Subscription</h2>
       <Loading loaded={subscription} />
-      {subscription.data ? (
-        live ? (
-          <dl class="details">
-            <dt>Plan</dt>
-            <dd data-testid="current-plan">{planName(live.planId)}</dd>
-            <dt>Status</dt>
-            <dd>
-              <Status value={live.status} />
-            </dd>
-            {live.currentPeriod ? (
-              <>
-                <dt>Current period</dt>
-                <dd>
-                  {formatTime(live.currentPeriod.start)} – {formatTime(live.currentPeriod.end)}
-                </dd>
-              </>
-            ) : null}
-            {live.pendingPlanId ? (
-              <>
-                <dt>Next plan</dt>
-                <dd>
-                  {planName(live.pendingPlanId)} from {formatTime(live.pendingPlanFrom)}
-                </dd>
-              </>
-            ) : null}
-            {live.cancelAt ? (
-              <>
-                <dt>Ends</dt>
-                <dd>{formatTime(live.cancelAt)}</dd>
-              </>
-            ) : null}
-          </dl>
-        ) : (
-          <p>No subscription.</p>
-        )
-      ) : null}
+      {subscription.data ? live ? <SubscriptionDetails live={live} planName={planName} /> : <p>No subscription.</p> : null}
       {plans.data && (!live || live.status !== 'cancelled') ? (
-        <form class="inline-form" onSubmit={choosePlan}>
-          <label>
-            {live ? 'Change plan to' : 'Plan'}
-            <select value={planId || plans.data.plans[0]?.id} onChange={(e) => setPlanId(e.currentTarget.value)}>
-              {plans.data.plans.map((plan) => (
-                <option key={plan.id} value={plan.id}>
-                  {plan.name ?? plan.id} — {formatNumber(plan.creditsPerPeriod)} credits for {formatMoney(plan.priceCents, plan.currency)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" disabled={busy}>
-            {live ? 'Change plan' : 'Subscribe'}
-          </button>
-          {live && live.status === 'active' && !live.cancelAt ? (
-            <button type="button" class="secondary" disabled={busy} onClick={() => void cancelSubscription()}>
-              Cancel at period end
-            </button>
-          ) : null}
-        </form>
+        <PlanForm plans={plans.data.plans} live={live} planId={planId} busy={busy} onPlanId={setPlanId} onSubmit={choosePlan} onCancel={() => void cancelSubscription()} />
       ) : null}
 
       <h2>Payments</h2>
       <Loading loaded={payments} />
       {payments.data && payments.data.payments.length === 0 ? <p>No payments yet.</p> : null}
-      {payments.data && payments.data.payments.length > 0 ? (
-        <div class="table-wrap">
-          <table data-testid="payments-table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">For</th>
-                <th scope="col">Credits</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {payments.data.payments.map((payment) => (
-                <tr key={payment.id} data-payment-id={payment.id}>
-                  <td>{formatTime(payment.createdAt)}</td>
-                  <td>{payment.purpose === 'pack' ? `pack ${payment.packId ?? ''}` : `plan ${planName(payment.planId)}`}</td>
-                  <td>{formatNumber(payment.credits)}</td>
-                  <td>{formatMoney(payment.amountCents, payment.currency)}</td>
-                  <td>
-                    <Status value={payment.status} /> {payment.failureReason ? <span class="muted">{payment.failureReason}</span> : null}
-                  </td>
-                  <td>
-                    {payment.status === 'pending' && payment.checkoutUrl ? <a href={payment.checkoutUrl}>Pay</a> : null}
-                    {payment.status === 'pending' && payment.provider === 'local' ? (
-                      <button type="button" disabled={busy} onClick={() => void complete(payment)}>
-                        Complete (local provider)
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {payments.data && payments.data.payments.length > 0 ? <PaymentsTable payments={payments.data.payments} busy={busy} planName={planName} onComplete={(payment) => void complete(payment)} /> : null}
     </Page>
   );
 }
