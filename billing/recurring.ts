@@ -1,5 +1,5 @@
 /**
- * Recurring billing of subscription periods (docs/account.md): the rules that the period's refill
+ * Recurring billing of subscription periods (docs/billing.md): the rules that the period's refill
  * (activities/subscriptions.ts) and the payment webhook (billing/payments/service.ts) share.
  *
  * A paid period is granted once its payment has succeeded, by whichever of the two comes second:

@@ -222,7 +222,7 @@ export async function cancelSubscription(deps: SubscriptionDeps, subscriptionId:
 }
 
 /**
- * Changes the plan from the next period on, without proration (docs/account.md): the period in
+ * Changes the plan from the next period on, without proration (docs/billing.md): the period in
  * progress keeps its plan, its price and its credit; the next period is charged and granted at the
  * new plan. Where the provider bills the periods itself (Stripe), it is told first (the new price
  * from its next invoice, or no more invoices for a free plan), so a refused call changes nothing.

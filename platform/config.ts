@@ -300,13 +300,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const data = parsed.data;
   const problems: string[] = [];
-  // Never "local" by default: its helper route lets every signed-in user mint credit (docs/account.md).
+  // Never "local" by default: its helper route lets every signed-in user mint credit (docs/billing.md).
   const provider = data.PAYMENT_PROVIDER ?? (data.STRIPE_SECRET_KEY || data.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'none');
   if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
   if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
     problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
   }
-  // Stripe Billing bills plans in whole days, weeks, months or years (docs/account.md).
+  // Stripe Billing bills plans in whole days, weeks, months or years (docs/billing.md).
   if (provider === 'stripe' && data.SUBSCRIPTION_PERIOD_SECONDS % 86_400 !== 0) {
     problems.push('SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days (a multiple of 86400)');
   }

@@ -128,7 +128,7 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       },
     }),
     /**
-     * Change plan from the next period, without proration (docs/account.md): 200 with the pending
+     * Change plan from the next period, without proration (docs/billing.md): 200 with the pending
      * change. Leaving a free plan for a paid one starts the paid plan at once instead, like a new
      * subscription (202 with its checkout payment); the free one ends when that payment succeeds.
      */

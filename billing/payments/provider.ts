@@ -5,7 +5,7 @@
  * `WebhookSignatureError` (→ 400, nothing changed). Credit is granted only from verified events
  * (billing/payments/service.ts), never from the buyer's return to a success URL.
  *
- * Recurring billing (docs/account.md) comes in two shapes, told apart by `recurringCharges`:
+ * Recurring billing (docs/billing.md) comes in two shapes, told apart by `recurringCharges`:
  * - 'service': the service starts each period's charge (`chargePeriod`, called by the period's
  *   refill workflow) and the provider confirms it by webhook — the local provider;
  * - 'provider': the provider bills every period on its own cycle and reports each by webhook —

@@ -1,6 +1,6 @@
 /**
  * The Stripe provider (billing/payments/provider.ts has the interface): Checkout for packs and for a
- * plan's first period, Stripe Billing for the later periods (docs/account.md, recurring billing).
+ * plan's first period, Stripe Billing for the later periods (docs/billing.md, recurring billing).
  * Only the API loads it: a worker needs no Stripe SDK (it only records the periods Stripe bills).
  */
 import Stripe from 'stripe';
