@@ -10,7 +10,7 @@ import type { Config } from '../platform/config';
 /** Password rule, shared by our validation and the library: "longer than 8 characters" = 9 or more. */
 export const PASSWORD_MIN_LENGTH = 9;
 export const PASSWORD_MAX_LENGTH = 128;
-/** API key names and prefixes (DESIGN.md section 4). */
+/** API key names and prefixes (docs/accounts.md, "Validation rules"). */
 export const KEY_NAME_MAX_LENGTH = 64;
 export const KEY_PREFIX_MAX_LENGTH = 16;
 export const KEY_DEFAULT_PREFIX = 'sk_';

@@ -1,7 +1,7 @@
 import { AppError } from '../platform/errors';
 
 /**
- * DESIGN.md's ownership rule for a looked-up resource: unknown → 404, another account's → 403.
+ * The ownership rule for a looked-up resource (docs/api.md, "Ownership"): unknown → 404, another account's → 403.
  * Answers the row when `userId` owns it. `noun` names it in the messages ("flow", "API key").
  */
 export function ownedBy<T extends { userId: string }>(row: T | null | undefined, userId: string, noun: string): T {

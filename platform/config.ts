@@ -1,7 +1,7 @@
 /**
  * Configuration, read from the environment once and validated with zod.
  * This is the only module that reads `process.env`; everything else receives a `Config`.
- * Names and meanings of the settings in DESIGN.md section 6 are fixed.
+ * Names and meanings of the settings are fixed (the README's Configuration table says so).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Request contract of `POST /webhook/unblocker` (DESIGN.md section 4), also the request of a
+ * Request contract of `POST /webhook/unblocker` (docs/scraping.md, "Request"), also the request of a
  * template run and of a flow's scrape nodes. Which fields a mode accepts comes from the engine
  * table (scrape/engines.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * Result shapes shared by the http and browser engines (DESIGN.md section 4). The activity layer
+ * Result shapes shared by the http and browser engines (docs/scraping.md, "Answers"). The activity layer
  * adds `id`, `attempts` and `credits`. Client-safe: types and constant lists only (no imports
  * with runtime code), so a schema can build its enums from the lists below.
  */

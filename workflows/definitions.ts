@@ -79,7 +79,7 @@ export interface ScrapeActivityOutput {
   elapsedMs: number;
 }
 
-/** The whole scrape, every retry included (DESIGN.md: schedule-to-close 50 s). */
+/** The whole scrape, every retry included (docs/scraping.md, "Decisions": schedule-to-close 50 s). */
 export const SCRAPE_SCHEDULE_TO_CLOSE_MS = 50_000;
 
 /** Backoff between a scrape's attempts: 250 ms doubling, at most 4 s (the activities' retry policy). */

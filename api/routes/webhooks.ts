@@ -9,7 +9,7 @@
  *   POST   /api/webhook-secret/rotate         a new one (the old stops signing at once)
  *   GET    /api/webhook-deliveries            every delivery of the account (per-request ones too)
  *   POST   /api/webhook-deliveries/:id/redeliver  redeliver any of them
- * Another account's endpoint or delivery → 403; unknown → 404 (DESIGN.md's ownership rule).
+ * Another account's endpoint or delivery → 403; unknown → 404 (the ownership rule, docs/api.md).
  */
 import { z } from 'zod';
 import type { Database } from '../../platform/db';

@@ -1,5 +1,5 @@
 /**
- * User templates (DESIGN.md section 4): a saved scrape request whose string values may hold
+ * User templates (docs/flows.md, "User templates"): a saved scrape request whose string values may hold
  * `{{param}}` placeholders, with a declared parameter list. Checked on save (every placeholder
  * declared, defaults of the declared type, and the request rendered with defaults or sample values
  * is a valid scrape request) and on run (params given against the declaration). Every failure is a

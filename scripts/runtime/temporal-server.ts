@@ -1,5 +1,5 @@
 /**
- * Finds or starts a Temporal server, in the order of DESIGN.md section 2:
+ * Finds or starts a Temporal server, in the order of docs/operations.md ("Processes and order"):
  *   1. TEMPORAL_ADDRESS (an existing cluster: nothing is started)
  *   2. TEMPORAL_CLI_PATH, else a `temporal` CLI on PATH
  *   3. the CLI built from the Go module pinned in deploy/temporal-cli (built once into <DATA_DIR>/bin)
