@@ -39,7 +39,7 @@ export const runResultSchema = z
     mode: z.enum(SCRAPE_MODES),
     elapsed_ms: z.int().nullable(),
     attempts: z.int(),
-    // One entry per selector, in the request's order (activities/scrape/types.ts, SelectorResult).
+    // One entry per selector, in the request's order (scrape/types.ts, SelectorResult).
     data: z.array(selectorResultSchema).optional(),
     // Without `formats`: the document; with `formats` naming html: the cleaned content (docs/scraping.md).
     html: z.string().optional(),
