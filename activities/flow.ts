@@ -12,6 +12,7 @@ import { type Database, toJsonColumn } from '../platform/db';
 import { AppError, ERRORS } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { notify } from '../notifications/notifications';
+import { createFlowStore } from '../flows/store';
 import { FLOW_HTML_OUTPUT_LIMIT, type FlowNodeError, type FlowRunStatus, type FlowScrapeInput, type FlowScrapeOutput } from '../workflows/definitions';
 import type { Blacklist } from '../scrape/blacklist';
 import type { HttpEngine } from '../scrape/http/engine';
@@ -38,6 +39,7 @@ function nonRetryable(code: string, message: string): ApplicationFailure {
 
 export function createFlowActivities(deps: FlowActivityDeps) {
   const { db } = deps;
+  const flows = createFlowStore(db);
 
   return {
     /**
@@ -102,35 +104,12 @@ export function createFlowActivities(deps: FlowActivityDeps) {
 
     /** Writes a node's state (when it starts and when it ends). A finished node is never reopened. */
     async recordFlowNode(input: RecordFlowNodeInput): Promise<void> {
-      const finished = input.status !== 'running' && input.status !== 'pending';
-      const data = {
-        status: input.status,
-        ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
-        ...(input.credits !== undefined ? { credits: input.credits } : {}),
-        ...(input.output !== undefined ? { output: toJsonColumn(input.output) } : {}),
-        ...(input.error !== undefined ? { error: toJsonColumn(input.error) } : {}),
-        ...(input.items !== undefined ? { items: toJsonColumn(input.items) } : {}),
-        ...(input.status === 'running' ? { startedAt: new Date() } : {}),
-        ...(finished ? { finishedAt: new Date() } : {}),
-      };
-      await db.flowRunNode.updateMany({
-        where: { runId: input.flowRunId, nodeId: input.nodeId, status: { in: ['pending', 'running'] } },
-        data,
-      });
+      await flows.recordNode(input);
     },
 
     /** Writes the run's status; a finished run is never reopened (a replayed "running" is ignored). */
     async recordFlowRun(input: { flowRunId: string; status: FlowRunStatus; error?: FlowNodeError }): Promise<void> {
-      const finished = input.status !== 'running' && input.status !== 'queued';
-      await db.flowRun.updateMany({
-        where: { id: input.flowRunId, status: { in: ['queued', 'running'] } },
-        data: {
-          status: input.status,
-          ...(input.error ? { error: toJsonColumn(input.error) } : {}),
-          ...(input.status === 'running' ? { startedAt: new Date() } : {}),
-          ...(finished ? { finishedAt: new Date() } : {}),
-        },
-      });
+      await flows.recordRun(input);
       if (input.status === 'succeeded' || input.status === 'failed') {
         // Once per run (the dedupe key), however often this activity is retried.
         const run = await db.flowRun.findUniqueOrThrow({ where: { id: input.flowRunId }, include: { flow: { select: { name: true } } } });
@@ -143,10 +122,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
       }
       if (input.status === 'cancelled') {
         // Nodes that had not finished are cancelled with the run.
-        await db.flowRunNode.updateMany({
-          where: { runId: input.flowRunId, status: { in: ['pending', 'running'] } },
-          data: { status: 'cancelled', finishedAt: new Date() },
-        });
+        await flows.cancelOpenNodes(input.flowRunId);
       }
     },
 
@@ -158,7 +134,7 @@ export function createFlowActivities(deps: FlowActivityDeps) {
     async postFlowWebhook(input: { flowRunId: string; nodeId: string; url: string }): Promise<{ status: number; attempts: number }> {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
-      await db.flowRunNode.updateMany({ where: { runId: input.flowRunId, nodeId: input.nodeId }, data: { attempts: attempt } });
+      await flows.recordNodeAttempt(input.flowRunId, input.nodeId, attempt);
       const payload = await flowRunPayload(db, input.flowRunId);
       try {
         const result = await deps.httpEngine.scrape(

@@ -4,10 +4,6 @@
  */
 import type { Server } from 'node:http';
 import { Worker } from '@temporalio/worker';
-import { createScrapeBatchActivities } from '../activities/scrape/batch';
-import { createMapActivities } from '../activities/map';
-import { createWebhookEmitActivities } from '../activities/webhooks';
-import { webhookSettings } from '../webhooks/settings';
 import { createBlacklist } from '../scrape/blacklist';
 import { closeEngines, createEngines, servedModes } from '../scrape/engine-implementations';
 import { createAuth } from '../accounts/auth';
@@ -26,6 +22,7 @@ import { createScrapeRunStore } from '../scrape/runs';
 import { createSqlPool } from '../platform/sql';
 import { createLazyTemporalClient } from '../platform/temporal-client';
 import { loadWorkflowBundle } from '../workers/workflow-bundle';
+import { createHostedSyncActivities, scrapeActivitySettings } from '../workers/deps';
 import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
@@ -34,7 +31,6 @@ import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
-import { proxySettings } from '../activities/scrape/run-scrape';
 
 export async function startApi(config: Config): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -68,7 +64,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const engines = createEngines(servedModes('http'), config, logger);
   // The attempts this process's worker runs: a cancel received here stops one of them at once.
   const attempts = createRunningAttempts();
-  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config), runEvents: waiters, attempts };
+  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, ...scrapeActivitySettings(config), runEvents: waiters, attempts };
   // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
   let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
   const hostWorker = config.API_WORKER
@@ -78,13 +74,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
           namespace: config.TEMPORAL_NAMESPACE,
           taskQueue: queues.sync,
           workflowBundle: await (workflowBundle ??= loadWorkflowBundle(config.dataDir)),
-          activities: {
-            ...createScrapeBatchActivities(scrapeDeps),
-            // Maps (POST /map) run here too, eagerly started like the scrapes (docs/crawl.md "Map").
-            ...createMapActivities({ ...scrapeDeps, httpEngine: engines.http! }),
-            // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
-            ...createWebhookEmitActivities({ db, logger, webhooks: webhookSettings(config), webhookDeliveryQueue: queues.main }),
-          },
+          activities: createHostedSyncActivities(config, scrapeDeps),
         })
     : undefined;
   // The hosted worker's SDK metrics (task slots, pollers, latencies of the sync queue) on the API's

@@ -1,9 +1,12 @@
 import { taskQueues } from '../workflows/definitions';
 import { createBlacklist } from '../scrape/blacklist';
 import type { BrowserPool } from '../scrape/browser';
-import { closeEngines, createEngines, servedModes } from '../scrape/engine-implementations';
+import { type Engines, closeEngines, createEngines, servedModes } from '../scrape/engine-implementations';
 import { createHttpEngine } from '../scrape/http/engine';
-import { proxySettings } from '../activities/scrape/run-scrape';
+import { type ScrapeActivityDeps, proxySettings } from '../activities/scrape/run-scrape';
+import { createScrapeBatchActivities } from '../activities/scrape/batch';
+import { createMapActivities } from '../activities/map';
+import { createWebhookEmitActivities } from '../activities/webhooks';
 import type { ActivityDeps } from '../activities';
 import type { Config } from '../platform/config';
 import { createDatabase } from '../platform/db';
@@ -19,6 +22,26 @@ import { createWebhookSender } from '../webhooks/deliver';
 import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
+
+/** What a scrape's activities read from configuration: the same in a worker process and in the API's own worker. */
+export function scrapeActivitySettings(config: Config): Pick<ScrapeActivityDeps, 'lowCreditThreshold' | 'proxies' | 'proxySticky'> {
+  return { lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config) };
+}
+
+/**
+ * The activities of the API process's own worker of the sync queue (api/server.ts): the
+ * standalone scrapes and maps started eagerly there, and the webhook events of the batches that
+ * run there. A worker process serves the same queue with every activity (activities/index.ts).
+ */
+export function createHostedSyncActivities(config: Config, deps: ScrapeActivityDeps & { engines: Engines }) {
+  return {
+    ...createScrapeBatchActivities(deps),
+    // Maps (POST /map) run here too, eagerly started like the scrapes (docs/crawl.md "Map").
+    ...createMapActivities({ ...deps, httpEngine: deps.engines.http! }),
+    // Batches that run here emit their runs' webhook events (workflows/webhook.workflow.ts).
+    ...createWebhookEmitActivities({ db: deps.db, logger: deps.logger, webhooks: webhookSettings(config), webhookDeliveryQueue: taskQueues(config.TASK_QUEUE_PREFIX).main }),
+  };
+}
 
 /** Builds what activities need from configuration. The caller owns and closes the result. */
 export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDeps {
@@ -50,9 +73,8 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     webhookDeliveryQueue: taskQueues(config.TASK_QUEUE_PREFIX).main,
     engines,
     httpEngine,
-    lowCreditThreshold: config.LOW_CREDIT_THRESHOLD,
+    ...scrapeActivitySettings(config),
     crawlRobots: { retryMs: config.CRAWL_ROBOTS_RETRY_MS, giveUpMs: config.CRAWL_ROBOTS_GIVE_UP_MS },
-    ...proxySettings(config),
     plans: config.SUBSCRIPTION_PLANS,
     paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,

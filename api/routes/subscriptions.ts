@@ -32,7 +32,8 @@ export function subscriptionRoutes(deps: AppDeps, provider: PaymentProvider | un
   return mountRoutes(Router(), deps, subscriptionRouteTable(deps, provider));
 }
 
-export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
+/** What the subscribe and change-plan routes do (each under an optional Idempotency-Key). */
+function subscriptionActions(deps: AppDeps, provider: PaymentProvider | undefined) {
   const idempotency = createIdempotencyStore(deps.sql);
   const subscriptions = subscriptionDeps(deps);
   /** A pending subscription to a paid plan and the payment (checkout) of its first period; earlier pending ones are superseded. */
@@ -67,6 +68,65 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
     return Promise.resolve(payment ? reply(202, body) : reply(status, body));
   }
 
+  /** Subscribe: a free plan starts at once (201); a paid one when its first payment succeeds (202 with the checkout). */
+  async function subscribe(req: Request, userId: string, planId: string) {
+    const start = async (id?: string) => {
+      const plan = findPlan(deps.config, planId);
+      const now = new Date();
+      if (await liveSubscription(subscriptions, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
+      if (plan.priceCents === 0) {
+        await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
+        const pending = await deps.db.subscription.create({ data: { ...(id ? { id } : {}), userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
+        const active = await activateSubscription(subscriptions, pending.id, now);
+        return reply(201, { subscription: subscriptionRecord(active, now), payment: null });
+      }
+      return reply(202, await startPaid(req, userId, plan, now, id));
+    };
+    const keyed = idempotentRequest(req, userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
+    if (!keyed) return start();
+    return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+      start,
+      find: (id) => startedSubscription(id, userId),
+      neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
+      replay: (started) => replaySubscription(started, 201),
+    });
+  }
+
+  /** Change plan from the next period; leaving a free plan for a paid one starts the paid plan (202 with its checkout). */
+  async function changeCurrentPlan(req: Request, userId: string, planId: string) {
+    const keyed = idempotentRequest(req, userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
+    const start = async (id?: string) => {
+      const plan = findPlan(deps.config, planId);
+      const now = new Date();
+      const live = await liveSubscription(subscriptions, userId, now);
+      if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
+      if (live.status === 'cancelled' || !live.anchorAt) throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
+      const current = planIdAt(live, currentPeriod({ anchorAt: live.anchorAt, periodSeconds: live.periodSeconds }, now).n);
+      // A new paid subscription under `id`, as POST /api/subscriptions would make it.
+      if (!isPaidPlan(deps.config, current) && plan.priceCents > 0) return reply(202, await startPaid(req, userId, plan, now, id));
+      const { subscription, at } = await changePlan(subscriptions, live.id, plan, provider);
+      if (keyed && id) await idempotency.takeOver(userId, keyed.key, id, `${PLAN_CHANGE}${live.id}`);
+      return reply(200, { subscription: subscriptionRecord(subscription, at), payment: null });
+    };
+    if (!keyed) return start();
+    return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
+      start,
+      find: async (id) => {
+        if (!id.startsWith(PLAN_CHANGE)) return startedSubscription(id, userId);
+        const subscription = await deps.db.subscription.findUnique({ where: { id: id.slice(PLAN_CHANGE.length) } });
+        return subscription && subscription.userId === userId ? { subscription, payment: null } : null;
+      },
+      neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
+      replay: (changed) => replaySubscription(changed, 200),
+    });
+  }
+
+  return { subscriptions, subscribe, changeCurrentPlan };
+}
+
+export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider | undefined): Route[] {
+  const actions = subscriptionActions(deps, provider);
+  const { subscriptions } = actions;
   return [
     route({
       method: 'get',
@@ -104,28 +164,7 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       responses: { 201: withPayment, 202: withPayment },
       errors: ['VALIDATION_FAILED', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
       idempotent: true,
-      handler: async ({ auth: { userId }, body: { planId }, req }) => {
-        const start = async (id?: string) => {
-          const plan = findPlan(deps.config, planId);
-          const now = new Date();
-          if (await liveSubscription(subscriptions, userId, now)) throw new AppError('CONFLICT', 'The account already has a subscription: change its plan with PATCH /api/subscriptions/current, or cancel it');
-          if (plan.priceCents === 0) {
-            await deps.db.subscription.updateMany({ where: { userId, status: 'pending' }, data: { status: 'ended', endedAt: now } });
-            const pending = await deps.db.subscription.create({ data: { ...(id ? { id } : {}), userId, planId, periodSeconds: deps.config.SUBSCRIPTION_PERIOD_SECONDS } });
-            const active = await activateSubscription(subscriptions, pending.id, now);
-            return reply(201, { subscription: subscriptionRecord(active, now), payment: null });
-          }
-          return reply(202, await startPaid(req, userId, plan, now, id));
-        };
-        const keyed = idempotentRequest(req, userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
-        if (!keyed) return start();
-        return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
-          start,
-          find: (id) => startedSubscription(id, userId),
-          neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
-          replay: (started) => replaySubscription(started, 201),
-        });
-      },
+      handler: ({ auth: { userId }, body: { planId }, req }) => actions.subscribe(req, userId, planId),
     }),
     /**
      * Change plan from the next period, without proration (docs/billing.md): 200 with the pending
@@ -142,33 +181,7 @@ export function subscriptionRouteTable(deps: AppDeps, provider: PaymentProvider 
       responses: { 200: withPayment, 202: withPayment },
       errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT', 'PAYMENTS_UNAVAILABLE', 'PAYMENT_PROVIDER_ERROR'],
       idempotent: true,
-      handler: async ({ auth: { userId }, body: { planId }, req }) => {
-        const keyed = idempotentRequest(req, userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
-        const start = async (id?: string) => {
-          const plan = findPlan(deps.config, planId);
-          const now = new Date();
-          const live = await liveSubscription(subscriptions, userId, now);
-          if (!live) throw new AppError('NOT_FOUND', 'No subscription: subscribe with POST /api/subscriptions');
-          if (live.status === 'cancelled' || !live.anchorAt) throw new AppError('CONFLICT', 'The subscription is cancelled; it cannot change plan');
-          const current = planIdAt(live, currentPeriod({ anchorAt: live.anchorAt, periodSeconds: live.periodSeconds }, now).n);
-          // A new paid subscription under `id`, as POST /api/subscriptions would make it.
-          if (!isPaidPlan(deps.config, current) && plan.priceCents > 0) return reply(202, await startPaid(req, userId, plan, now, id));
-          const { subscription, at } = await changePlan(subscriptions, live.id, plan, provider);
-          if (keyed && id) await idempotency.takeOver(userId, keyed.key, id, `${PLAN_CHANGE}${live.id}`);
-          return reply(200, { subscription: subscriptionRecord(subscription, at), payment: null });
-        };
-        if (!keyed) return start();
-        return runIdempotent({ store: idempotency, logger: deps.logger }, keyed, {
-          start,
-          find: async (id) => {
-            if (!id.startsWith(PLAN_CHANGE)) return startedSubscription(id, userId);
-            const subscription = await deps.db.subscription.findUnique({ where: { id: id.slice(PLAN_CHANGE.length) } });
-            return subscription && subscription.userId === userId ? { subscription, payment: null } : null;
-          },
-          neverStarted: ({ payment }) => payment !== null && checkoutNeverCreated(payment),
-          replay: (changed) => replaySubscription(changed, 200),
-        });
-      },
+      handler: ({ auth: { userId }, body: { planId }, req }) => actions.changeCurrentPlan(req, userId, planId),
     }),
     route({
       method: 'post',

@@ -101,6 +101,12 @@ async function deliveryBodies(db: Database, rows: Array<{ id: string; eventId: s
 }
 
 export function webhookRouteTable(deps: AppDeps): Route[] {
+  const context = webhookRouteContext(deps);
+  return [...endpointRoutes(context), ...accountDeliveryRoutes(context), ...accountSecretRoutes(context)];
+}
+
+/** What the webhook routes share: the API's webhook settings, ownership, listing and redelivery. */
+function webhookRouteContext(deps: AppDeps) {
   const { db } = deps;
   // Built on first use (a routes-only app for the document has no database or secret).
   const webhooks = {
@@ -132,6 +138,13 @@ export function webhookRouteTable(deps: AppDeps): Route[] {
     return reply(202, body);
   }
 
+  return { db, webhooks, ownEndpoint, listDeliveries, redeliver };
+}
+
+type WebhookRouteContext = ReturnType<typeof webhookRouteContext>;
+
+/** The account's endpoints: register, list, delete; an endpoint's deliveries and their redelivery. */
+function endpointRoutes({ db, webhooks, ownEndpoint, listDeliveries, redeliver }: WebhookRouteContext): Route[] {
   return [
     route({
       method: 'post',
@@ -226,6 +239,12 @@ export function webhookRouteTable(deps: AppDeps): Route[] {
         return redeliver(delivery.id);
       },
     }),
+  ];
+}
+
+/** Every delivery of the account (per-request `webhook`s too), and their redelivery. */
+function accountDeliveryRoutes({ db, listDeliveries, redeliver }: WebhookRouteContext): Route[] {
+  return [
     route({
       method: 'get',
       path: '/api/webhook-deliveries',
@@ -255,6 +274,12 @@ export function webhookRouteTable(deps: AppDeps): Route[] {
         return redeliver(delivery.id);
       },
     }),
+  ];
+}
+
+/** The account's signing secret of per-request `webhook` deliveries. */
+function accountSecretRoutes({ db, webhooks }: WebhookRouteContext): Route[] {
+  return [
     route({
       method: 'get',
       path: '/api/webhook-secret',
