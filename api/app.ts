@@ -26,6 +26,7 @@ import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
+import { mcpRouter } from './mcp/router';
 import type { AppDeps } from './deps';
 
 
@@ -85,6 +86,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   // Routes that read the raw request (the auth library, payment webhooks) are mounted above the JSON body parser.
   app.use(jsonBody('1mb'));
   app.use(mountRoutes(express.Router(), deps, json));
+  // POST /mcp: the MCP server for agents, its tools calling the routes above in process (docs/mcp.md).
+  app.use(mcpRouter(deps, routes));
   app.use(notFound);
   app.use(createErrorHandler({ onDependencyFailure: (dependency) => dependencies.reportFailure(dependency) }));
   return Object.assign(app, { routes });
