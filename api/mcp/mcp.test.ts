@@ -3,11 +3,14 @@
  * StreamableHTTPClientTransport) against the real API and worker processes, Temporal,
  * PostgreSQL and the crawl fixture site (test/fixtures/crawl-site.ts). Each tool is checked
  * against what the HTTP API records: the runs, the ledger (one debit per page, nothing taken for
- * refused input), ownership.
+ * refused input), ownership. Last, Firecrawl's own MCP server (`firecrawl-mcp`, a stdio process)
+ * pointed at our base URL scrapes through the Firecrawl-compatible /v2/scrape.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { batchRequestSchema, crawlRequestSchema } from '../../crawl/job-request';
@@ -324,5 +327,41 @@ describe('/mcp tools: the same runs and ledger as the HTTP API', () => {
     expect(debits).toHaveLength(paths.length);
     expect(debits.every((row) => row.reason === 'debit' && row.amount === -1)).toBe(true);
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(100 - paths.length);
+  });
+});
+
+describe('firecrawl-mcp (Firecrawl\'s own MCP server) pointed at our base URL', () => {
+  let client: Client;
+  let stderr = '';
+
+  beforeAll(async () => {
+    // Started once, as an MCP client configuration would: `FIRECRAWL_API_URL` = our base URL.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve(__dirname, '../../node_modules/firecrawl-mcp/dist/index.js')],
+      env: { ...(process.env as Record<string, string>), FIRECRAWL_API_URL: stack.baseUrl, FIRECRAWL_API_KEY: account.apiKey },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+    client = new Client({ name: 'scrape-api-tests', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+  });
+
+  it('its firecrawl_scrape tool scrapes the fixture through /v2/scrape: the markdown, one run debited once', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('firecrawl_scrape');
+    const url = `${site.url}/docs/20`;
+    const result = (await client.callTool({ name: 'firecrawl_scrape', arguments: { url, formats: ['markdown'] } }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Json };
+    expect([result.isError ?? false, stderr.slice(-2000)]).toEqual([false, stderr.slice(-2000)]);
+    const document = result.structuredContent as { markdown: string; metadata: { sourceURL: string; statusCode: number; scrapeId: string; creditsUsed: number } };
+    expect(document.markdown).toContain('Content of /docs/20');
+    expect(document.metadata).toMatchObject({ sourceURL: url, statusCode: 200, creditsUsed: 1 });
+    expect(JSON.parse(textOf(result))).toMatchObject({ markdown: document.markdown });
+    expect(site.hits('/docs/20')).toBe(1);
+    // The same run and ledger as a native scrape: the run is ours, debited once.
+    const ledger = (await ledgerOf(stack.databaseUrl, account.userId)).filter((row) => row.runId === document.metadata.scrapeId);
+    expect(ledger.map((row) => [row.reason, row.amount])).toEqual([['debit', -1]]);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(99);
   });
 });
