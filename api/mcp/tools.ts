@@ -195,7 +195,7 @@ function bindTool(spec: ToolSpec, routes: readonly Route[]): McpTool {
     title: spec.title,
     description: spec.description,
     inputSchema: inputSchemaOf(spec, route),
-    annotations: { title: spec.title, readOnlyHint: spec.method === 'get', openWorldHint: true },
+    annotations: { title: spec.title, readOnlyHint: spec.method === 'get', destructiveHint: false, openWorldHint: true },
   };
   const queryArgs = new Set(Object.keys(spec.query?.schema.shape ?? {}));
   const idArgs = new Map(Object.entries(spec.ids ?? {}).map(([param, { arg }]) => [param, arg]));
