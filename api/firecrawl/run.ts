@@ -5,8 +5,9 @@
  * target guard, blacklist, limits), findable as any other.
  *
  * What differs is the deadline: Firecrawl's `timeout` (ms; without it the native route's
- * SYNC_TIMEOUT_MS) is when the answer is due. Past it the run is cancelled (recorded cancelled, its debit refunded: api/scrape-cancel.ts) and the answer
- * is 408; a run that finished in the meantime is answered as it ended. The 408 never says
+ * SYNC_TIMEOUT_MS) is when the answer is due. Past it the run is cancelled (recorded cancelled,
+ * its debit refunded: api/scrape-cancel.ts) and the answer is 408; a run that finished in the
+ * meantime is answered as it ended. The 408 never says
  * `processing_continues` (the SDKs would re-send the POST, which starts a new run).
  */
 import { AppError } from '../../platform/errors';
@@ -25,7 +26,7 @@ import type { AppDeps } from '../deps';
 export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown> };
 
 function timedOut(kind: 'scrape' | 'map', timeoutMs: number, runId: string): AppError {
-  return new AppError('TIMEOUT', `The ${kind} did not finish within the timeout of ${timeoutMs} ms; the run was cancelled and its credit refunded`, { id: runId, refunded: true });
+  return new AppError('TIMEOUT', `The ${kind} did not finish within the timeout of ${timeoutMs} ms; the run was cancelled and nothing is charged for it`, { id: runId, cancelled: true });
 }
 
 /**
