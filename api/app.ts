@@ -26,6 +26,7 @@ import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
+import { mcpRouter } from './mcp/router';
 import { bearerApiKey } from './middleware/auth';
 import { BEARER_PATHS, FIRECRAWL_PATHS, firecrawlErrorShape, firecrawlRouteTable } from './firecrawl/routes';
 import type { AppDeps } from './deps';
@@ -90,6 +91,9 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   app.use(mountRoutes(express.Router(), deps, raw));
   // Routes that read the raw request (the auth library, payment webhooks) are mounted above the JSON body parser.
   app.use(jsonBody('1mb'));
+  // /mcp: the MCP server for agents (docs/mcp.md). It reads the key itself (x-api-key or Bearer, refused
+  // in its JSON-RPC envelope before its transport), and its tools call the routes of `json` in process.
+  app.use(mcpRouter(deps, routes));
   // The API key as a Bearer token, on these groups only (api/middleware/auth.ts `bearerApiKey`).
   app.use([...BEARER_PATHS], bearerApiKey(deps));
   app.use(mountRoutes(express.Router(), deps, json));

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document against the app: it validates as OpenAPI 3.1 (@seriousme/openapi-schema-validator,
  * run in a child process: the package is ESM-only), every route the app mounts is in it and every
- * operation in it is mounted (the router stack walked), and /docs loads its assets from our own
+ * operation in it is mounted (the router stack walked; /mcp, a JSON-RPC endpoint, aside), and /docs loads its assets from our own
  * origin. The app is built in process with collaborators that are never called: routes only.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import type { Server } from 'node:http';
 import { routesOnlyApp } from './openapi-document';
 import { HTTP_METHODS, type Route } from './route-table';
 import { openApiPath } from './openapi';
+import { MCP_PATH } from './mcp/router';
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, { example?: unknown }> } }>>; components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> } };
 
@@ -77,6 +78,8 @@ console.log(JSON.stringify({ valid: result.valid, version: validator.version, er
     // Mounted → documented (a library's catch-all is declared by the route that mounts it).
     const undocumented = mounted.filter(({ method, path: p }) => {
       if (catchAlls.includes(p)) return false;
+      // The MCP endpoint speaks JSON-RPC, described by its own tools/list, not by this document (docs/mcp.md).
+      if (p === MCP_PATH) return false;
       return !documented.has(`${method === '_all' ? 'all' : method} ${openApiPath(p)}`);
     });
     expect(undocumented).toEqual([]);
