@@ -26,6 +26,8 @@ import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
+import { bearerApiKey } from './middleware/auth';
+import { BEARER_PATHS, FIRECRAWL_PATHS, firecrawlErrorShape, firecrawlRouteTable } from './firecrawl/routes';
 import type { AppDeps } from './deps';
 
 
@@ -68,6 +70,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...subscriptionRouteTable(deps, payments),
     ...webhookRouteTable(deps),
     ...crawlRouteTable(deps),
+    // The Firecrawl-compatible /v2 and /v1 (docs/firecrawl.md).
+    ...firecrawlRouteTable(deps),
     ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),
   ];
   const routes: Route[] = [...open, ...raw, ...json];
@@ -77,6 +81,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestContext(deps.logger, deps.metrics));
+  // Every error under /v1 and /v2 in Firecrawl's shape, the gate's 503 and the parser's 400 included.
+  app.use([...FIRECRAWL_PATHS], firecrawlErrorShape);
   // Health, readiness, metrics, the API's own document and the console's files answer while a dependency is down.
   app.use(mountRoutes(express.Router(), deps, open));
   app.use(dependencyGate(dependencies));
@@ -84,6 +90,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   app.use(mountRoutes(express.Router(), deps, raw));
   // Routes that read the raw request (the auth library, payment webhooks) are mounted above the JSON body parser.
   app.use(jsonBody('1mb'));
+  // The API key as a Bearer token, on these groups only (api/middleware/auth.ts `bearerApiKey`).
+  app.use([...BEARER_PATHS], bearerApiKey(deps));
   app.use(mountRoutes(express.Router(), deps, json));
   app.use(notFound);
   app.use(createErrorHandler({ onDependencyFailure: (dependency) => dependencies.reportFailure(dependency) }));

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ERRORS, type ErrorCode } from '../platform/errors';
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { type Responses, type Route, routeErrors } from './route-table';
+import { FIRECRAWL_TAG } from './firecrawl/schemas';
 import { errorBodySchema } from './schemas/responses';
 
 type Json = Record<string, unknown>;
@@ -50,6 +51,7 @@ const TAGS: Record<string, string> = {
   webhooks: 'Event webhooks: endpoints, signing secrets, deliveries and redelivery (docs/webhooks.md).',
   operations: 'Health, readiness, metrics, this document.',
   crawl: 'Multi-page jobs: map, crawl and batch scrape (docs/crawl.md).',
+  [FIRECRAWL_TAG.name]: FIRECRAWL_TAG.description,
 };
 
 /** Express `/flows/:id` → OpenAPI `/flows/{id}`. */

@@ -95,6 +95,8 @@ export interface ScrapeRunOptions {
   runId?: string;
   /** When the request arrived (epoch ms), if read before; else now. */
   acceptedAt?: number;
+  /** When a synchronous answer is due (epoch ms), if sooner or later than SYNC_TIMEOUT_MS after acceptance (a Firecrawl `timeout`). */
+  deadline?: number;
 }
 
 /** What the route sends: a status and a JSON body. Errors before or around the run are thrown (AppError). */
@@ -107,7 +109,7 @@ export interface ScrapeRunAnswer {
 export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
   // One clock reading: the request's 50 s run from here.
   const acceptedAt = options.acceptedAt ?? Date.now();
-  const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
+  const deadline = options.deadline ?? acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const cost = scrapeCost(request);
   // All only read: the target check (its DNS lookup included), the balance (its statement also
   // counts the account's runs in flight: api/limits.ts) and whether the run emits webhook events.

@@ -110,6 +110,48 @@ function presentedKey(req: Request): { key?: string; malformed: boolean } {
   return { key: query.trim(), malformed: false };
 }
 
+/**
+ * Verifies a presented key and sets `req.auth`, or answers the alternative 401 (the same for
+ * every cause). Counts the key's request (api/limits.ts: a 429 before anything is done).
+ */
+async function acceptKey(deps: AppDeps, key: string | undefined, req: Request, res: Response): Promise<boolean> {
+  if (!key || key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) {
+    res.status(401).json(UNAUTHORIZED_BODY);
+    return false;
+  }
+  const verified = await deps.apiKeys.verify(key);
+  if (!verified) {
+    res.status(401).json(UNAUTHORIZED_BODY);
+    return false;
+  }
+  req.auth = { userId: verified.userId, apiKeyId: verified.apiKeyId, method: 'api-key' };
+  await deps.limits?.countRequest(verified.apiKeyId);
+  return true;
+}
+
+/**
+ * The API key as a Bearer token (`Authorization: Bearer <key>`), for the path groups whose
+ * clients send it that way (the Firecrawl-compatible `/v1/*`, `/v2/*` and `/mcp`: their SDKs
+ * never send `x-api-key`; docs/firecrawl.md "Credentials"). Mounted on those groups only, before
+ * their routes: a Bearer key is verified here (401 for a bad one), and the route's own
+ * `authenticate` then passes the request straight through. Without a Bearer token the request
+ * goes on unchanged (`x-api-key` is checked by the route). Every other group keeps the rule of
+ * `authenticate`: a key in `Authorization` → 401.
+ */
+export function bearerApiKey(deps: AppDeps): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    const match = header === undefined ? null : /^Bearer[ \t]+(\S*)[ \t]*$/i.exec(header);
+    if (!match) {
+      next();
+      return;
+    }
+    acceptKey(deps, match[1], req, res)
+      .then((accepted) => accepted && next())
+      .catch(next);
+  };
+}
+
 function standard401(res: Response, message: string) {
   res.status(401).json(errorBody('UNAUTHORIZED', message));
 }
@@ -129,20 +171,7 @@ export function authenticate(deps: AppDeps, accept: { apiKey: boolean; session: 
     void (async () => {
       const presented = accept.apiKey ? presentedKey(req) : { malformed: false };
       if (accept.apiKey && (presented.key !== undefined || presented.malformed)) {
-        const key = presented.key;
-        if (presented.malformed || !key || key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) {
-          res.status(401).json(UNAUTHORIZED_BODY);
-          return;
-        }
-        const verified = await deps.apiKeys.verify(key);
-        if (!verified) {
-          res.status(401).json(UNAUTHORIZED_BODY);
-          return;
-        }
-        req.auth = { userId: verified.userId, apiKeyId: verified.apiKeyId, method: 'api-key' };
-        // The key's requests per minute (api/limits.ts): a 429 before anything is done.
-        await deps.limits?.countRequest(verified.apiKeyId);
-        next();
+        if (await acceptKey(deps, presented.malformed ? undefined : presented.key, req, res)) next();
         return;
       }
       if (accept.apiKey && req.headers.authorization !== undefined) {

@@ -41,9 +41,10 @@ function runRequest(request: MapRequest): ScrapeRequestPayload & { map: ReturnTy
   return { ...page, map: mapOptionsOf(request) };
 }
 
-async function startMap(deps: AppDeps, runs: ReturnType<typeof createScrapeRunStore>, auth: AuthContext, request: MapRequest): Promise<Reply<typeof mapResponses>> {
+/** A map, started and waited for: also the Firecrawl-compatible map's (api/firecrawl/), with its own `deadline` when given. */
+export async function startMap(deps: AppDeps, runs: ReturnType<typeof createScrapeRunStore>, auth: AuthContext, request: MapRequest, options: { deadline?: number } = {}): Promise<Reply<typeof mapResponses>> {
   const acceptedAt = Date.now();
-  const deadline = acceptedAt + deps.config.SYNC_TIMEOUT_MS;
+  const deadline = options.deadline ?? acceptedAt + deps.config.SYNC_TIMEOUT_MS;
   const [checked, balanceRead] = await Promise.allSettled([
     precheck(deps, request),
     deps.limits ? deps.limits.balanceForNewRun(auth.userId) : getBalance(deps.sql, auth.userId),

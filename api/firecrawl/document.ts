@@ -1,0 +1,103 @@
+/**
+ * Our scrape result → a Firecrawl document (docs/firecrawl.md "Document"): the format fields
+ * asked for, and `metadata` as Firecrawl names it. Shared by scrape, crawl and batch answers.
+ *
+ * `metadata.proxyUsed` and `metadata.cacheState` only ever hold the values the Python SDK's
+ * models accept (`basic`|`stealth`, `hit`|`miss`): any other value fails its parse after the
+ * work was done and paid.
+ */
+import type { PageLink, PageMetadata } from '../../scrape/types';
+import type { WantedFormats } from './scrape-options';
+
+/** What the mapper reads of a finished run's body (api/scrape-run.ts `runBody`). */
+export interface ScrapedPage {
+  id: string;
+  url: string;
+  final_url: string;
+  status: number | null;
+  cost: number;
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: PageLink[];
+  metadata?: PageMetadata;
+}
+
+export interface FirecrawlMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  sourceURL: string;
+  url: string;
+  statusCode: number;
+  contentType?: string;
+  scrapeId: string;
+  creditsUsed: number;
+  proxyUsed: 'basic' | 'stealth';
+  cacheState: 'hit' | 'miss';
+  [tag: string]: unknown;
+}
+
+export interface FirecrawlDocument {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: string;
+  metadata: FirecrawlMetadata;
+}
+
+/** `og:title` → `ogTitle`, as Firecrawl's named fields (the verbatim keys are kept too). */
+function camelTag(name: string): string | undefined {
+  const match = /^og:([a-z_:]+)$/i.exec(name);
+  if (!match) return undefined;
+  return `og${match[1]!
+    .split(/[_:]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}`;
+}
+
+function metadataOf(page: ScrapedPage): FirecrawlMetadata {
+  const meta = page.metadata;
+  const tags: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(meta ?? {})) {
+    if (!name.startsWith('og:') && !name.startsWith('twitter:')) continue;
+    tags[name] = value;
+    const camel = camelTag(name);
+    if (camel) tags[camel] = value;
+  }
+  return {
+    ...(meta?.title ? { title: meta.title } : {}),
+    ...(meta?.description ? { description: meta.description } : {}),
+    ...(meta?.language ? { language: meta.language } : {}),
+    ...(meta?.favicon ? { favicon: meta.favicon } : {}),
+    ...tags,
+    sourceURL: page.url,
+    url: meta?.final_url ?? page.final_url,
+    statusCode: page.status ?? meta?.status ?? 0,
+    ...(meta?.content_type ? { contentType: meta.content_type } : {}),
+    scrapeId: page.id,
+    creditsUsed: page.cost,
+    // Our outbound proxies are plain forwarding proxies: the SDK's "basic".
+    proxyUsed: 'basic',
+    // Every scrape fetches the page (no cache is read).
+    cacheState: 'miss',
+  };
+}
+
+/**
+ * The document of one scraped page, with the formats asked for (`wanted`) and the screenshot as
+ * a `data:image/png;base64,…` URL (Firecrawl answers a URL; ours needs the key in `x-api-key`,
+ * which the SDKs cannot send, so the image travels in the answer).
+ */
+export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedFormats, screenshot?: Uint8Array): FirecrawlDocument {
+  const has = (format: WantedFormats['formats'][number]) => wanted.formats.includes(format);
+  return {
+    ...(has('markdown') ? { markdown: page.markdown ?? '' } : {}),
+    ...(has('html') ? { html: page.html ?? '' } : {}),
+    ...(has('rawHtml') ? { rawHtml: page.rawHtml ?? '' } : {}),
+    ...(has('links') ? { links: (page.links ?? []).map((link) => link.url) } : {}),
+    ...(has('screenshot') && screenshot ? { screenshot: `data:image/png;base64,${Buffer.from(screenshot).toString('base64')}` } : {}),
+    metadata: metadataOf(page),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Response schemas of the Firecrawl-compatible routes, for the OpenAPI document (tag
+ * `firecrawl`) and the schema fuzz. Shared by every route module of this folder.
+ */
+import { z } from 'zod';
+import type { Responses } from '../route-table';
+
+export const firecrawlErrorSchema = z
+  .object({
+    success: z.literal(false),
+    code: z.string().meta({ description: "Firecrawl's code where one exists (BAD_REQUEST, SCRAPE_TIMEOUT, …), else ours (docs/errors.md)" }),
+    error: z.string(),
+    details: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  })
+  .meta({ id: 'FirecrawlError' });
+
+export const firecrawlMetadataSchema = z
+  .looseObject({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    language: z.string().optional(),
+    sourceURL: z.string(),
+    url: z.string(),
+    statusCode: z.number(),
+    contentType: z.string().optional(),
+    scrapeId: z.string(),
+    creditsUsed: z.number(),
+    proxyUsed: z.enum(['basic', 'stealth']),
+    cacheState: z.enum(['hit', 'miss']),
+  })
+  .meta({ id: 'FirecrawlMetadata', description: 'Plus every og:* and twitter:* meta tag under its own name (and og ones camel-cased: ogTitle)' });
+
+export const firecrawlDocumentSchema = z
+  .object({
+    markdown: z.string().optional(),
+    html: z.string().optional(),
+    rawHtml: z.string().optional(),
+    links: z.array(z.string()).optional(),
+    screenshot: z.string().optional().meta({ description: 'data:image/png;base64,…' }),
+    metadata: firecrawlMetadataSchema,
+  })
+  .meta({ id: 'FirecrawlDocument' });
+
+/**
+ * Every error status these routes answer, in Firecrawl's body (api/firecrawl/errors.ts): our
+ * 503s leave as 502 (the status the SDKs retry), a failed target as 500, a timeout as 408.
+ */
+export const FIRECRAWL_ERROR_RESPONSES = {
+  400: firecrawlErrorSchema,
+  401: firecrawlErrorSchema,
+  402: firecrawlErrorSchema,
+  403: firecrawlErrorSchema,
+  404: firecrawlErrorSchema,
+  408: firecrawlErrorSchema,
+  409: firecrawlErrorSchema,
+  413: firecrawlErrorSchema,
+  429: firecrawlErrorSchema,
+  500: firecrawlErrorSchema,
+  502: firecrawlErrorSchema,
+} as const satisfies Responses;
+
+/** Said in every route's description: how these routes take the key. */
+export const FIRECRAWL_CREDENTIALS =
+  'The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl\'s `{success: false, code, error, details?}` (docs/firecrawl.md).';
+
+/** The OpenAPI tag of these routes, and its description. */
+export const FIRECRAWL_TAG = {
+  name: 'firecrawl',
+  description:
+    "Firecrawl-compatible API (/v2, /v1): the official SDKs work with only the base URL changed. Key as `Authorization: Bearer` or `x-api-key`; errors in Firecrawl's shape; the same runs, ledger and limits as the native routes (docs/firecrawl.md).",
+} as const;
