@@ -24,9 +24,9 @@ import type { AuthContext } from '../middleware/auth';
 import type { AppDeps } from '../deps';
 import { type FirecrawlVersion, type FirecrawlWebhook, type ScrapeOptionsMapper, mapBatchRequest, mapCrawlRequest } from './crawl-request';
 import { type DocumentMapper, errorsBody, statusBody, statusQuery } from './crawl-status';
-import { firecrawlJobWebhook, type FirecrawlJobEvents } from './crawl-webhooks';
-
-export const FIRECRAWL_TAG = 'firecrawl';
+import { firecrawlJobEvents, firecrawlJobWebhook, type FirecrawlJobEvents } from './crawl-webhooks';
+import { documentMapper, scrapeOptionsMapper } from './crawl-mappers';
+import { FIRECRAWL_CREDENTIALS, FIRECRAWL_ERROR_RESPONSES, firecrawlDocumentSchema } from './schemas';
 
 /** What a compatible job keeps beside the native request (`crawl.request.firecrawl`). */
 export interface FirecrawlJobInfo {
@@ -37,7 +37,10 @@ export interface FirecrawlJobInfo {
 }
 
 export interface FirecrawlJobMappers {
+  /** Of a crawl's `scrapeOptions`. */
   scrape: ScrapeOptionsMapper;
+  /** Of a batch's top-level scrape options. */
+  batchScrape: ScrapeOptionsMapper;
   document: DocumentMapper;
   /** Records and starts the job's `crawl.started` / `batch_scrape.started` event (crawl-webhooks.ts). */
   events?: FirecrawlJobEvents;
@@ -65,7 +68,7 @@ const statusSchema = z.object({
   creditsUsed: z.number().int(),
   expiresAt: z.string(),
   next: z.string().optional(),
-  data: z.array(z.record(z.string(), z.unknown())),
+  data: z.array(firecrawlDocumentSchema),
 });
 const cancelledSchema = z.object({ success: z.literal(true), status: z.literal('cancelled') });
 const errorsSchema = z.object({
@@ -74,7 +77,10 @@ const errorsSchema = z.object({
 });
 const statusQueryDoc = z.object({ skip: z.string().optional(), limit: z.string().optional() });
 
-export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappers): Route[] {
+export function firecrawlJobRouteTable(
+  deps: AppDeps,
+  mappers: FirecrawlJobMappers = { scrape: scrapeOptionsMapper('scrapeOptions.'), batchScrape: scrapeOptionsMapper(''), document: documentMapper(deps), events: firecrawlJobEvents(deps) },
+): Route[] {
   const store = createCrawlStore(deps.db);
   const native = crawlRouteTable(deps);
   function nativeRoute(method: 'post', path: string): TableRoute {
@@ -114,10 +120,11 @@ export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappe
         method: 'post',
         path: base,
         credential: 'apiKey',
-        tag: FIRECRAWL_TAG,
+        tag: 'firecrawl',
         summary: path === 'crawl' ? `Firecrawl ${version}: start a crawl (the native crawl job)` : `Firecrawl ${version}: start a batch scrape (the native batch job)`,
         body: parsedBy(path === 'crawl' ? crawlBodyDoc : batchBodyDoc, (value) => value),
-        responses: { 200: startedSchema },
+        responses: { 200: startedSchema, ...FIRECRAWL_ERROR_RESPONSES },
+        description: FIRECRAWL_CREDENTIALS,
         errors: ['BAD_REQUEST', 'VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL', 'RATE_LIMITED'],
         idempotent: true,
         handler: async (input) => {
@@ -126,7 +133,7 @@ export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappe
             const id = await start(startCrawl, parseCrawlRequest(mapped.body), { version, wanted: mapped.wanted, ...(mapped.webhook ? { webhook: mapped.webhook } : {}) }, input);
             return reply(200, { success: true, id, url: `${publicBase(deps, input.req)}${base}/${id}` });
           }
-          const mapped = mapBatchRequest(input.body, version, mappers.scrape);
+          const mapped = mapBatchRequest(input.body, version, mappers.batchScrape);
           const id = await start(startBatch, parseBatchRequest(mapped.body), { version, wanted: mapped.wanted, ...(mapped.webhook ? { webhook: mapped.webhook } : {}) }, input);
           return reply(200, { success: true, id, url: `${publicBase(deps, input.req)}${base}/${id}`, invalidURLs: mapped.invalidURLs });
         },
@@ -136,10 +143,10 @@ export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappe
         path: `${base}/:id`,
         params: ['id'],
         credential: 'apiKey',
-        tag: FIRECRAWL_TAG,
+        tag: 'firecrawl',
         summary: `Firecrawl ${version}: a ${noun}'s status and documents (\`next\` pages through them)`,
         query: parsedBy(statusQueryDoc, (value) => statusQuery((value ?? {}) as Record<string, unknown>)),
-        responses: { 200: statusSchema },
+        responses: { 200: statusSchema, ...FIRECRAWL_ERROR_RESPONSES },
         errors: ['NOT_FOUND', 'FORBIDDEN'],
         handler: async ({ auth, params, query, req }) => {
           const crawl = await own(params.id, auth);
@@ -154,9 +161,9 @@ export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappe
         path: `${base}/:id`,
         params: ['id'],
         credential: 'apiKey',
-        tag: FIRECRAWL_TAG,
+        tag: 'firecrawl',
         summary: `Firecrawl ${version}: cancel a ${noun} (the native cancel); 409 when it already ended`,
-        responses: { 200: cancelledSchema },
+        responses: { 200: cancelledSchema, ...FIRECRAWL_ERROR_RESPONSES },
         errors: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
         handler: async (input) => {
           await own(input.params.id, input.auth);
@@ -169,9 +176,9 @@ export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappe
         path: `${base}/:id/errors`,
         params: ['id'],
         credential: 'apiKey',
-        tag: FIRECRAWL_TAG,
+        tag: 'firecrawl',
         summary: `Firecrawl ${version}: a ${noun}'s failed pages and the URLs robots.txt disallowed`,
-        responses: { 200: errorsSchema },
+        responses: { 200: errorsSchema, ...FIRECRAWL_ERROR_RESPONSES },
         errors: ['NOT_FOUND', 'FORBIDDEN'],
         handler: async ({ auth, params }) => reply(200, await errorsBody(deps.db, (await own(params.id, auth)).id)),
       }),
@@ -184,9 +191,9 @@ export function firecrawlJobRouteTable(deps: AppDeps, mappers: FirecrawlJobMappe
           path: `${base}/:id/errors`,
           params: ['id'],
           credential: 'apiKey',
-          tag: FIRECRAWL_TAG,
+          tag: 'firecrawl',
           summary: 'Firecrawl v1: a job\'s errors, as GET (the JS v1 SDK sends DELETE here); nothing is deleted',
-          responses: { 200: errorsSchema },
+          responses: { 200: errorsSchema, ...FIRECRAWL_ERROR_RESPONSES },
           errors: ['NOT_FOUND', 'FORBIDDEN'],
           handler: async ({ auth, params }) => reply(200, await errorsBody(deps.db, (await own(params.id, auth)).id)),
         }),
