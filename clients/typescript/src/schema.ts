@@ -1066,6 +1066,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/scrape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2 scrape: one page as markdown, html, rawHtml, links or a screenshot (the same run as POST /webhook/unblocker)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). http mode unless a screenshot, `waitFor` or `mobile` needs a browser; `mode` forces one. `timeout` (ms): the answer comes within it, else 408 and the run is cancelled and refunded.
+         */
+        post: operations["postV2Scrape"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scrape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v1 scrape (the same run as POST /webhook/unblocker)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). As /v2/scrape; `formats` also takes `screenshot@fullPage`.
+         */
+        post: operations["postV1Scrape"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2 map: a site's URLs (the same run as POST /map, 1 credit)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). `search` keeps the URLs containing it; `includeSubdomains` defaults to true as at Firecrawl.
+         */
+        post: operations["postV2Map"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v1 map: a site's URLs as strings (the same run as POST /map, 1 credit)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). As /v2/map; also `ignoreSitemap` and `sitemapOnly`.
+         */
+        post: operations["postV1Map"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1529,6 +1609,189 @@ export interface components {
         CrawlPages: {
             pages: components["schemas"]["CrawlPage"][];
             next: string | null;
+        };
+        FirecrawlV2ScrapeRequest: {
+            /** @description markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}; json, summary, changeTracking → 400 */
+            formats?: (string | ({
+                type: string;
+                fullPage?: boolean;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            /** @description Default true: the page's main content */
+            onlyMainContent?: boolean;
+            includeTags?: string[];
+            excludeTags?: string[];
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description ms; > 0 renders the page in a browser (the figure itself is not waited: see docs/firecrawl.md) */
+            waitFor?: number;
+            /** @description ms: the answer comes within it (408 after; the run is cancelled and refunded) */
+            timeout?: number;
+            /** @description true renders the page in a browser (no device emulation) */
+            mobile?: boolean;
+            /** @description Refused with 400 when not empty */
+            actions?: unknown[];
+            /** @description Ignored */
+            location?: {
+                country?: string;
+                languages?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Ignored (our proxies are PROXY_URLS') */
+            proxy?: string;
+            /** @description Ignored: TLS is always verified */
+            skipTlsVerification?: boolean;
+            removeBase64Images?: boolean;
+            fastMode?: boolean;
+            blockAds?: boolean;
+            storeInCache?: boolean;
+            maxAge?: number;
+            minAge?: number;
+            parsers?: unknown[];
+            zeroDataRetention?: boolean;
+            integration?: string | null;
+            origin?: string;
+            /**
+             * @description Extension: force the engine ("http" or "browser") instead of the choice above
+             * @enum {string}
+             */
+            mode?: "http" | "browser";
+            url: string;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlV2ScrapeResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["FirecrawlDocument"];
+        };
+        FirecrawlDocument: {
+            markdown?: string;
+            html?: string;
+            rawHtml?: string;
+            links?: string[];
+            /** @description data:image/png;base64,… */
+            screenshot?: string;
+            metadata: components["schemas"]["FirecrawlMetadata"];
+        };
+        /** @description Plus every og:* and twitter:* meta tag under its own name (and og ones camel-cased: ogTitle) */
+        FirecrawlMetadata: {
+            title?: string;
+            description?: string;
+            language?: string;
+            sourceURL: string;
+            url: string;
+            statusCode: number;
+            contentType?: string;
+            scrapeId: string;
+            creditsUsed: number;
+            /** @enum {string} */
+            proxyUsed: "basic" | "stealth";
+            /** @enum {string} */
+            cacheState: "hit" | "miss";
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlError: {
+            /** @constant */
+            success: false;
+            /** @description Firecrawl's code where one exists (BAD_REQUEST, SCRAPE_TIMEOUT, …), else ours (docs/errors.md) */
+            code: string;
+            error: string;
+            details?: {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        FirecrawlV1ScrapeRequest: {
+            /** @description markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage; json, extract, summary, changeTracking → 400 */
+            formats?: string[];
+            /** @description Default true: the page's main content */
+            onlyMainContent?: boolean;
+            includeTags?: string[];
+            excludeTags?: string[];
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description ms; > 0 renders the page in a browser (the figure itself is not waited: see docs/firecrawl.md) */
+            waitFor?: number;
+            /** @description ms: the answer comes within it (408 after; the run is cancelled and refunded) */
+            timeout?: number;
+            /** @description true renders the page in a browser (no device emulation) */
+            mobile?: boolean;
+            /** @description Refused with 400 when not empty */
+            actions?: unknown[];
+            /** @description Ignored */
+            location?: {
+                country?: string;
+                languages?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Ignored (our proxies are PROXY_URLS') */
+            proxy?: string;
+            /** @description Ignored: TLS is always verified */
+            skipTlsVerification?: boolean;
+            removeBase64Images?: boolean;
+            fastMode?: boolean;
+            blockAds?: boolean;
+            storeInCache?: boolean;
+            maxAge?: number;
+            minAge?: number;
+            parsers?: unknown[];
+            zeroDataRetention?: boolean;
+            integration?: string | null;
+            origin?: string;
+            /**
+             * @description Extension: force the engine ("http" or "browser") instead of the choice above
+             * @enum {string}
+             */
+            mode?: "http" | "browser";
+            url: string;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlV1ScrapeResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["FirecrawlDocument"];
+        };
+        FirecrawlMapRequest: {
+            url: string;
+            /** @description Only links whose URL contains it (case-insensitive) */
+            search?: string;
+            /** @description Default 5000, at most 10000 */
+            limit?: number;
+            /** @enum {string} */
+            sitemap?: "include" | "skip" | "only";
+            /** @description Default true (Firecrawl's) */
+            includeSubdomains?: boolean;
+            /** @description v1: true is sitemap "skip" */
+            ignoreSitemap?: boolean;
+            /** @description v1: true is sitemap "only" */
+            sitemapOnly?: boolean;
+            timeout?: number;
+            ignoreQueryParameters?: boolean;
+            integration?: string | null;
+            origin?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlV2MapResponse: {
+            /** @constant */
+            success: true;
+            links: {
+                url: string;
+                title?: string;
+                description?: string;
+            }[];
+        };
+        FirecrawlV1MapResponse: {
+            /** @constant */
+            success: true;
+            links: string[];
         };
     };
     responses: never;
@@ -8064,6 +8327,593 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2Scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "formats": [
+                 *         "markdown",
+                 *         "links"
+                 *       ],
+                 *       "onlyMainContent": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlV2ScrapeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlV2ScrapeResponse"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV1Scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "formats": [
+                 *         "markdown",
+                 *         "screenshot@fullPage"
+                 *       ],
+                 *       "timeout": 30000
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlV1ScrapeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlV1ScrapeResponse"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2Map: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "limit": 100,
+                 *       "sitemap": "include"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlMapRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlV2MapResponse"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV1Map: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlMapRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlV1MapResponse"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
                 };
             };
             /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */

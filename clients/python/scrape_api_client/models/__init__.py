@@ -21,6 +21,30 @@ from .crawl_summary_links import CrawlSummaryLinks
 from .crawl_summary_status import CrawlSummaryStatus
 from .error_body import ErrorBody
 from .error_body_code import ErrorBodyCode
+from .firecrawl_document import FirecrawlDocument
+from .firecrawl_error import FirecrawlError
+from .firecrawl_error_details_type_0 import FirecrawlErrorDetailsType0
+from .firecrawl_map_request import FirecrawlMapRequest
+from .firecrawl_map_request_sitemap import FirecrawlMapRequestSitemap
+from .firecrawl_metadata import FirecrawlMetadata
+from .firecrawl_metadata_cache_state import FirecrawlMetadataCacheState
+from .firecrawl_metadata_proxy_used import FirecrawlMetadataProxyUsed
+from .firecrawl_v1_map_response import FirecrawlV1MapResponse
+from .firecrawl_v1_scrape_request import FirecrawlV1ScrapeRequest
+from .firecrawl_v1_scrape_request_headers import FirecrawlV1ScrapeRequestHeaders
+from .firecrawl_v1_scrape_request_location import FirecrawlV1ScrapeRequestLocation
+from .firecrawl_v1_scrape_request_mode import FirecrawlV1ScrapeRequestMode
+from .firecrawl_v1_scrape_response import FirecrawlV1ScrapeResponse
+from .firecrawl_v2_map_response import FirecrawlV2MapResponse
+from .firecrawl_v2_map_response_links_item import FirecrawlV2MapResponseLinksItem
+from .firecrawl_v2_scrape_request import FirecrawlV2ScrapeRequest
+from .firecrawl_v2_scrape_request_formats_item_type_1 import (
+    FirecrawlV2ScrapeRequestFormatsItemType1,
+)
+from .firecrawl_v2_scrape_request_headers import FirecrawlV2ScrapeRequestHeaders
+from .firecrawl_v2_scrape_request_location import FirecrawlV2ScrapeRequestLocation
+from .firecrawl_v2_scrape_request_mode import FirecrawlV2ScrapeRequestMode
+from .firecrawl_v2_scrape_response import FirecrawlV2ScrapeResponse
 from .flow import Flow
 from .flow_body import FlowBody
 from .flow_body_nodes_item import FlowBodyNodesItem
@@ -283,6 +307,28 @@ __all__ = (
     "CrawlSummaryStatus",
     "ErrorBody",
     "ErrorBodyCode",
+    "FirecrawlDocument",
+    "FirecrawlError",
+    "FirecrawlErrorDetailsType0",
+    "FirecrawlMapRequest",
+    "FirecrawlMapRequestSitemap",
+    "FirecrawlMetadata",
+    "FirecrawlMetadataCacheState",
+    "FirecrawlMetadataProxyUsed",
+    "FirecrawlV1MapResponse",
+    "FirecrawlV1ScrapeRequest",
+    "FirecrawlV1ScrapeRequestHeaders",
+    "FirecrawlV1ScrapeRequestLocation",
+    "FirecrawlV1ScrapeRequestMode",
+    "FirecrawlV1ScrapeResponse",
+    "FirecrawlV2MapResponse",
+    "FirecrawlV2MapResponseLinksItem",
+    "FirecrawlV2ScrapeRequest",
+    "FirecrawlV2ScrapeRequestFormatsItemType1",
+    "FirecrawlV2ScrapeRequestHeaders",
+    "FirecrawlV2ScrapeRequestLocation",
+    "FirecrawlV2ScrapeRequestMode",
+    "FirecrawlV2ScrapeResponse",
     "Flow",
     "FlowBody",
     "FlowBodyNodesItem",

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class FirecrawlMapRequestSitemap(StrEnum):
+    INCLUDE = "include"
+    ONLY = "only"
+    SKIP = "skip"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,332 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.firecrawl_v1_scrape_request_mode import FirecrawlV1ScrapeRequestMode
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.firecrawl_v1_scrape_request_headers import (
+        FirecrawlV1ScrapeRequestHeaders,
+    )
+    from ..models.firecrawl_v1_scrape_request_location import (
+        FirecrawlV1ScrapeRequestLocation,
+    )
+
+
+T = TypeVar("T", bound="FirecrawlV1ScrapeRequest")
+
+
+@_attrs_define
+class FirecrawlV1ScrapeRequest:
+    """
+    Attributes:
+        url (str):
+        formats (list[str] | Unset): markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage; json,
+            extract, summary, changeTracking → 400
+        only_main_content (bool | Unset): Default true: the page's main content
+        include_tags (list[str] | Unset):
+        exclude_tags (list[str] | Unset):
+        headers (FirecrawlV1ScrapeRequestHeaders | Unset):
+        wait_for (float | Unset): ms; > 0 renders the page in a browser (the figure itself is not waited: see
+            docs/firecrawl.md)
+        timeout (float | Unset): ms: the answer comes within it (408 after; the run is cancelled and refunded)
+        mobile (bool | Unset): true renders the page in a browser (no device emulation)
+        actions (list[Any] | Unset): Refused with 400 when not empty
+        location (FirecrawlV1ScrapeRequestLocation | Unset): Ignored
+        proxy (str | Unset): Ignored (our proxies are PROXY_URLS')
+        skip_tls_verification (bool | Unset): Ignored: TLS is always verified
+        remove_base_64_images (bool | Unset):
+        fast_mode (bool | Unset):
+        block_ads (bool | Unset):
+        store_in_cache (bool | Unset):
+        max_age (float | Unset):
+        min_age (float | Unset):
+        parsers (list[Any] | Unset):
+        zero_data_retention (bool | Unset):
+        integration (None | str | Unset):
+        origin (str | Unset):
+        mode (FirecrawlV1ScrapeRequestMode | Unset): Extension: force the engine ("http" or "browser") instead of the
+            choice above
+    """
+
+    url: str
+    formats: list[str] | Unset = UNSET
+    only_main_content: bool | Unset = UNSET
+    include_tags: list[str] | Unset = UNSET
+    exclude_tags: list[str] | Unset = UNSET
+    headers: FirecrawlV1ScrapeRequestHeaders | Unset = UNSET
+    wait_for: float | Unset = UNSET
+    timeout: float | Unset = UNSET
+    mobile: bool | Unset = UNSET
+    actions: list[Any] | Unset = UNSET
+    location: FirecrawlV1ScrapeRequestLocation | Unset = UNSET
+    proxy: str | Unset = UNSET
+    skip_tls_verification: bool | Unset = UNSET
+    remove_base_64_images: bool | Unset = UNSET
+    fast_mode: bool | Unset = UNSET
+    block_ads: bool | Unset = UNSET
+    store_in_cache: bool | Unset = UNSET
+    max_age: float | Unset = UNSET
+    min_age: float | Unset = UNSET
+    parsers: list[Any] | Unset = UNSET
+    zero_data_retention: bool | Unset = UNSET
+    integration: None | str | Unset = UNSET
+    origin: str | Unset = UNSET
+    mode: FirecrawlV1ScrapeRequestMode | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        formats: list[str] | Unset = UNSET
+        if not isinstance(self.formats, Unset):
+            formats = self.formats
+
+        only_main_content = self.only_main_content
+
+        include_tags: list[str] | Unset = UNSET
+        if not isinstance(self.include_tags, Unset):
+            include_tags = self.include_tags
+
+        exclude_tags: list[str] | Unset = UNSET
+        if not isinstance(self.exclude_tags, Unset):
+            exclude_tags = self.exclude_tags
+
+        headers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.headers, Unset):
+            headers = self.headers.to_dict()
+
+        wait_for = self.wait_for
+
+        timeout = self.timeout
+
+        mobile = self.mobile
+
+        actions: list[Any] | Unset = UNSET
+        if not isinstance(self.actions, Unset):
+            actions = self.actions
+
+        location: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.location, Unset):
+            location = self.location.to_dict()
+
+        proxy = self.proxy
+
+        skip_tls_verification = self.skip_tls_verification
+
+        remove_base_64_images = self.remove_base_64_images
+
+        fast_mode = self.fast_mode
+
+        block_ads = self.block_ads
+
+        store_in_cache = self.store_in_cache
+
+        max_age = self.max_age
+
+        min_age = self.min_age
+
+        parsers: list[Any] | Unset = UNSET
+        if not isinstance(self.parsers, Unset):
+            parsers = self.parsers
+
+        zero_data_retention = self.zero_data_retention
+
+        integration: None | str | Unset
+        if isinstance(self.integration, Unset):
+            integration = UNSET
+        else:
+            integration = self.integration
+
+        origin = self.origin
+
+        mode: str | Unset = UNSET
+        if not isinstance(self.mode, Unset):
+            mode = self.mode.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "url": url,
+            }
+        )
+        if formats is not UNSET:
+            field_dict["formats"] = formats
+        if only_main_content is not UNSET:
+            field_dict["onlyMainContent"] = only_main_content
+        if include_tags is not UNSET:
+            field_dict["includeTags"] = include_tags
+        if exclude_tags is not UNSET:
+            field_dict["excludeTags"] = exclude_tags
+        if headers is not UNSET:
+            field_dict["headers"] = headers
+        if wait_for is not UNSET:
+            field_dict["waitFor"] = wait_for
+        if timeout is not UNSET:
+            field_dict["timeout"] = timeout
+        if mobile is not UNSET:
+            field_dict["mobile"] = mobile
+        if actions is not UNSET:
+            field_dict["actions"] = actions
+        if location is not UNSET:
+            field_dict["location"] = location
+        if proxy is not UNSET:
+            field_dict["proxy"] = proxy
+        if skip_tls_verification is not UNSET:
+            field_dict["skipTlsVerification"] = skip_tls_verification
+        if remove_base_64_images is not UNSET:
+            field_dict["removeBase64Images"] = remove_base_64_images
+        if fast_mode is not UNSET:
+            field_dict["fastMode"] = fast_mode
+        if block_ads is not UNSET:
+            field_dict["blockAds"] = block_ads
+        if store_in_cache is not UNSET:
+            field_dict["storeInCache"] = store_in_cache
+        if max_age is not UNSET:
+            field_dict["maxAge"] = max_age
+        if min_age is not UNSET:
+            field_dict["minAge"] = min_age
+        if parsers is not UNSET:
+            field_dict["parsers"] = parsers
+        if zero_data_retention is not UNSET:
+            field_dict["zeroDataRetention"] = zero_data_retention
+        if integration is not UNSET:
+            field_dict["integration"] = integration
+        if origin is not UNSET:
+            field_dict["origin"] = origin
+        if mode is not UNSET:
+            field_dict["mode"] = mode
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.firecrawl_v1_scrape_request_headers import (
+            FirecrawlV1ScrapeRequestHeaders,
+        )
+        from ..models.firecrawl_v1_scrape_request_location import (
+            FirecrawlV1ScrapeRequestLocation,
+        )
+
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        formats = cast(list[str], d.pop("formats", UNSET))
+
+        only_main_content = d.pop("onlyMainContent", UNSET)
+
+        include_tags = cast(list[str], d.pop("includeTags", UNSET))
+
+        exclude_tags = cast(list[str], d.pop("excludeTags", UNSET))
+
+        _headers = d.pop("headers", UNSET)
+        headers: FirecrawlV1ScrapeRequestHeaders | Unset
+        if isinstance(_headers, Unset):
+            headers = UNSET
+        else:
+            headers = FirecrawlV1ScrapeRequestHeaders.from_dict(_headers)
+
+        wait_for = d.pop("waitFor", UNSET)
+
+        timeout = d.pop("timeout", UNSET)
+
+        mobile = d.pop("mobile", UNSET)
+
+        actions = cast(list[Any], d.pop("actions", UNSET))
+
+        _location = d.pop("location", UNSET)
+        location: FirecrawlV1ScrapeRequestLocation | Unset
+        if isinstance(_location, Unset):
+            location = UNSET
+        else:
+            location = FirecrawlV1ScrapeRequestLocation.from_dict(_location)
+
+        proxy = d.pop("proxy", UNSET)
+
+        skip_tls_verification = d.pop("skipTlsVerification", UNSET)
+
+        remove_base_64_images = d.pop("removeBase64Images", UNSET)
+
+        fast_mode = d.pop("fastMode", UNSET)
+
+        block_ads = d.pop("blockAds", UNSET)
+
+        store_in_cache = d.pop("storeInCache", UNSET)
+
+        max_age = d.pop("maxAge", UNSET)
+
+        min_age = d.pop("minAge", UNSET)
+
+        parsers = cast(list[Any], d.pop("parsers", UNSET))
+
+        zero_data_retention = d.pop("zeroDataRetention", UNSET)
+
+        def _parse_integration(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        integration = _parse_integration(d.pop("integration", UNSET))
+
+        origin = d.pop("origin", UNSET)
+
+        _mode = d.pop("mode", UNSET)
+        mode: FirecrawlV1ScrapeRequestMode | Unset
+        if isinstance(_mode, Unset):
+            mode = UNSET
+        else:
+            mode = FirecrawlV1ScrapeRequestMode(_mode)
+
+        firecrawl_v1_scrape_request = cls(
+            url=url,
+            formats=formats,
+            only_main_content=only_main_content,
+            include_tags=include_tags,
+            exclude_tags=exclude_tags,
+            headers=headers,
+            wait_for=wait_for,
+            timeout=timeout,
+            mobile=mobile,
+            actions=actions,
+            location=location,
+            proxy=proxy,
+            skip_tls_verification=skip_tls_verification,
+            remove_base_64_images=remove_base_64_images,
+            fast_mode=fast_mode,
+            block_ads=block_ads,
+            store_in_cache=store_in_cache,
+            max_age=max_age,
+            min_age=min_age,
+            parsers=parsers,
+            zero_data_retention=zero_data_retention,
+            integration=integration,
+            origin=origin,
+            mode=mode,
+        )
+
+        firecrawl_v1_scrape_request.additional_properties = d
+        return firecrawl_v1_scrape_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

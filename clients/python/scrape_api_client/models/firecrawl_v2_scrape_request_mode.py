@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class FirecrawlV2ScrapeRequestMode(StrEnum):
+    BROWSER = "browser"
+    HTTP = "http"
+
+    def __str__(self) -> str:
+        return str(self.value)
