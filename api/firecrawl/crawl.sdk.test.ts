@@ -170,8 +170,8 @@ describe('Python SDK (firecrawl-py 4.55.0)', () => {
     await waitFor('a page of the slow crawl in flight', async () => (await pageRuns(slow.value.id)).length > 0, 120_000);
     const cancelled = await py('cancel_crawl', [slow.value.id]);
     expect(cancelled).toMatchObject({ ok: true, value: true });
+    await waitFor('the cancel recorded', async () => (await jobRow(slow.value.id))?.status === 'cancelled', 120_000);
     expect((await py('get_crawl_status', [slow.value.id])).value.status).toBe('cancelled');
-    expect(await jobRow(slow.value.id)).toMatchObject({ status: 'cancelled' });
     expect(await py('cancel_crawl', [slow.value.id])).toMatchObject({ ok: true, value: false });
     await expectLedgerOfJob(slow.value.id);
   });
@@ -246,6 +246,7 @@ describe('JS SDK (@mendable/firecrawl-js 4.42.0)', () => {
     const started = await js().startCrawl(`${site.url}/`, { limit: 50, sitemap: 'skip', maxConcurrency: 2 });
     await waitFor('a page in flight', async () => (await pageRuns(started.id)).length > 0, 120_000);
     expect(await js().cancelCrawl(started.id)).toBe(true);
+    await waitFor('the cancel recorded', async () => (await jobRow(started.id))?.status === 'cancelled', 120_000);
     expect((await js().getCrawlStatus(started.id)).status).toBe('cancelled');
     await expect(js().cancelCrawl(started.id)).rejects.toMatchObject({ status: 409 });
     await expectLedgerOfJob(started.id);
