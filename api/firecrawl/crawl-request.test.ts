@@ -91,6 +91,9 @@ describe('mapCrawlRequest', () => {
     expect(refusal(() => mapCrawlRequest({ url: 'https://example.com/', sitemap: 'always' }, 'v2', scrape))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('sitemap') });
     expect(refusal(() => mapCrawlRequest({ url: 'https://example.com/', webhook: { url: 'https://h.example/', events: ['everything'] } }, 'v2', scrape)).code).toBe('BAD_REQUEST');
     expect(refusal(() => mapCrawlRequest({ limit: 3 }, 'v2', scrape)).message).toContain('url');
+    expect(refusal(() => mapCrawlRequest({ url: 'https://example.com/', webhook: { url: 'https://h.example/', headers: { 'Content-Length': '1' } } }, 'v2', scrape)).code).toBe('BAD_REQUEST');
+    expect(refusal(() => mapCrawlRequest({ url: 'https://example.com/', webhook: { url: 'https://h.example/', headers: { 'x-a': 'b\r\nx-b: c' } } }, 'v2', scrape)).code).toBe('BAD_REQUEST');
+    expect(mapCrawlRequest({ url: 'https://example.com/', webhook: { url: 'https://h.example/', headers: { 'X-Custom': 'yes' } } }, 'v2', scrape).webhook?.headers).toEqual({ 'x-custom': 'yes' });
   });
 
   it('leaves to the native parser what it refuses (a bad URL, a regex RE2 cannot run)', () => {

@@ -18,9 +18,17 @@ import { issueMessage } from '../../platform/validate';
 export const FIRECRAWL_WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
 export type FirecrawlWebhookEvent = (typeof FIRECRAWL_WEBHOOK_EVENTS)[number];
 
+/** Header names a webhook may not set: they frame the request itself (ours: content type and signatures always win). */
+const FRAMING_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+const headerName = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, { error: 'must be an HTTP header name' })
+  .refine((name) => !FRAMING_HEADERS.has(name.toLowerCase()), { error: 'is a header the request itself sets' });
+const headerValue = z.string().max(8192).regex(/^[^\r\n\0]*$/, { error: 'must not contain line breaks' });
+
 const webhookObject = z.looseObject({
   url: z.string(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z.record(headerName, headerValue).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   events: z.array(z.enum(FIRECRAWL_WEBHOOK_EVENTS)).optional(),
 });
@@ -37,7 +45,9 @@ export interface FirecrawlWebhook {
 export function normalizeWebhook(webhook: z.output<typeof firecrawlWebhookSchema> | undefined): FirecrawlWebhook | undefined {
   if (webhook === undefined) return undefined;
   if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: [...FIRECRAWL_WEBHOOK_EVENTS] };
-  return { url: webhook.url, headers: webhook.headers ?? {}, metadata: webhook.metadata ?? {}, events: webhook.events?.length ? [...new Set(webhook.events)] : [...FIRECRAWL_WEBHOOK_EVENTS] };
+  // Names lower-cased, so one of ours (content-type, x-signature, …) always replaces a caller's of the same name.
+  const headers = Object.fromEntries(Object.entries(webhook.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return { url: webhook.url, headers, metadata: webhook.metadata ?? {}, events: webhook.events?.length ? [...new Set(webhook.events)] : [...FIRECRAWL_WEBHOOK_EVENTS] };
 }
 
 const patterns = z.array(z.string());

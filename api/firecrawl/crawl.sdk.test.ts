@@ -32,7 +32,7 @@ let python: string;
 let webhookSecret: string;
 
 beforeAll(async () => {
-  python = process.env.FIRECRAWL_PYTHON ?? path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
   [site, receiver] = await Promise.all([startCrawlSite(), startEventReceiver()]);
   stack = await startStack({ env: { WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1', WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_INTERVAL_MS: '200', WEBHOOK_RETRY_WINDOW_MS: '8000' } });
   account = await createAccount(stack.baseUrl);
@@ -113,12 +113,16 @@ const urlsOf = (docs: Array<{ metadata?: { sourceURL?: string; source_url?: stri
 
 describe('Python SDK (firecrawl-py 4.55.0)', () => {
   it('crawl() waits for the job: every page a document, one debit per page, the job the native one', async () => {
-    const out = await py('crawl', [`${site.url}/docs/0`], { limit: 5, sitemap: 'skip', poll_interval: 1, scrape_options: { formats: ['markdown', 'links'] } });
+    // crawlEntireDomain false (the default): only the start path and its children; /docs/0 has none (its links are /docs/1, /docs/2, …).
+    const children = await py('crawl', [`${site.url}/docs/0`], { limit: 5, sitemap: 'skip', poll_interval: 1 });
+    expect(children.ok).toBe(true);
+    expect(urlsOf(children.value.data)).toEqual([`${site.url}/docs/0`]);
+
+    const out = await py('crawl', [`${site.url}/docs/0`], { limit: 5, sitemap: 'skip', crawl_entire_domain: true, include_paths: ['^/docs/'], poll_interval: 1, scrape_options: { formats: ['markdown', 'links'] } });
     expect(out).toMatchObject({ ok: true, type: 'CrawlJob' });
     const job = out.value;
     expect(job).toMatchObject({ status: 'completed', completed: 5, total: 5, credits_used: 5 });
     expect(job.data).toHaveLength(5);
-    // Only the start path's children (crawlEntireDomain false): /docs/0 and below.
     for (const doc of job.data) {
       expect(doc.metadata.source_url).toMatch(new RegExp(`^${site.url}/docs/\\d+$`));
       expect(doc.markdown.length).toBeGreaterThan(0);
@@ -193,7 +197,7 @@ describe('Python SDK (firecrawl-py 4.55.0)', () => {
   it('sends crawl.started, crawl.page and crawl.completed to the webhook, Firecrawl-shaped, with its headers and both signatures', async () => {
     receiver.setSecret('/fc', webhookSecret);
     const webhook = { url: `${receiver.origin}/fc`, headers: { 'x-custom': 'yes' }, metadata: { order: '42' }, events: ['started', 'page', 'completed'] };
-    const started = await py('start_crawl', [`${site.url}/docs/0`], { limit: 3, sitemap: 'skip', webhook });
+    const started = await py('start_crawl', [`${site.url}/docs/0`], { limit: 3, sitemap: 'skip', crawl_entire_domain: true, include_paths: ['^/docs/'], webhook });
     expect(started.ok).toBe(true);
     const id = started.value.id as string;
     const events = await waitFor('the webhook events', () => {
@@ -236,7 +240,7 @@ describe('JS SDK (@mendable/firecrawl-js 4.42.0)', () => {
     expect(new Set(status.data.map((d) => d.metadata?.sourceURL)).size).toBe(status.completed);
     expect(await expectLedgerOfJob(started.id)).toBe(status.creditsUsed);
 
-    const waited = await js().crawl(`${site.url}/docs/0`, { limit: 2, sitemap: 'skip', pollInterval: 1 });
+    const waited = await js().crawl(`${site.url}/docs/0`, { limit: 2, sitemap: 'skip', crawlEntireDomain: true, includePaths: ['^/docs/'], pollInterval: 1 });
     expect(waited).toMatchObject({ status: 'completed', completed: 2 });
     expect(waited.data).toHaveLength(2);
   });
@@ -254,7 +258,7 @@ describe('JS SDK (@mendable/firecrawl-js 4.42.0)', () => {
 
   it('v1 crawlUrl waits for the crawl on /v1/crawl', async () => {
     const app = new FirecrawlAppV1({ apiKey: account.apiKey, apiUrl: stack.baseUrl });
-    const out = await app.crawlUrl(`${site.url}/docs/0`, { limit: 3, ignoreSitemap: true }, 2);
+    const out = await app.crawlUrl(`${site.url}/docs/0`, { limit: 3, ignoreSitemap: true, allowBackwardLinks: true, includePaths: ['^/docs/'] }, 2);
     expect(out).toMatchObject({ success: true, status: 'completed', completed: 3, total: 3 });
     expect((out as { data: unknown[] }).data).toHaveLength(3);
   });
