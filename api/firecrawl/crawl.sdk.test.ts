@@ -256,6 +256,30 @@ describe('JS SDK (@mendable/firecrawl-js 4.42.0)', () => {
     await expectLedgerOfJob(started.id);
   });
 
+  it('batchScrape sends batch_scrape.* events to a webhook given as a URL; v1 batchScrapeUrls and checkCrawlErrors work on the v1 routes', async () => {
+    receiver.setSecret('/fc-batch', webhookSecret);
+    const urls = [`${site.url}/blog`, `${site.url}/shop`];
+    const job = await js().batchScrape(urls, { options: { formats: ['markdown'] }, webhook: `${receiver.origin}/fc-batch`, pollInterval: 1 });
+    expect(job).toMatchObject({ status: 'completed', completed: 2, total: 2, creditsUsed: 2 });
+    expect(urlsOf(job.data as Array<{ metadata?: { sourceURL?: string } }>)).toEqual(urls.sort());
+    const events = await waitFor('the batch webhook events', () => {
+      const mine = receiver.received.filter((d) => d.path === '/fc-batch');
+      return Promise.resolve(mine.some((d) => (d.event as { type: string }).type === 'batch_scrape.completed') && mine.length >= 4 ? mine : undefined);
+    }, 180_000);
+    expect(events.map((d) => (d.event as { type: string }).type).sort()).toEqual(['batch_scrape.completed', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.started']);
+    expect(events.every((d) => d.verified)).toBe(true);
+
+    // The v1 SDK polls a batch on /v1/crawl/:id and asks for errors with DELETE /v1/crawl/:id/errors.
+    const app = new FirecrawlAppV1({ apiKey: account.apiKey, apiUrl: stack.baseUrl });
+    const v1 = await app.batchScrapeUrls([`${site.url}/docs/1`, `${site.url}/reset`], { formats: ['markdown'] }, 2);
+    expect(v1).toMatchObject({ success: true, status: 'completed', completed: 1, total: 2 });
+    const id = (await sql<{ id: string }>(stack.databaseUrl, `SELECT id FROM crawl WHERE "userId" = $1 ORDER BY "createdAt" DESC LIMIT 1`, [account.userId]))[0]!.id;
+    expect(await jobRow(id)).toMatchObject({ kind: 'batch' });
+    expect(await expectLedgerOfJob(id)).toBe(1);
+    const errors = await app.checkCrawlErrors(id);
+    expect(errors).toMatchObject({ errors: [expect.objectContaining({ url: `${site.url}/reset` })], robotsBlocked: [] });
+  });
+
   it('v1 crawlUrl waits for the crawl on /v1/crawl', async () => {
     const app = new FirecrawlAppV1({ apiKey: account.apiKey, apiUrl: stack.baseUrl });
     const out = await app.crawlUrl(`${site.url}/docs/0`, { limit: 3, ignoreSitemap: true, allowBackwardLinks: true, includePaths: ['^/docs/'] }, 2);

@@ -102,7 +102,8 @@ export function firecrawlJobRouteTable(
     const answer = await native.handler({ ...input, params: {}, query: undefined, body: parsed });
     const id = (answer.body as { id: string }).id;
     const crawl = await store.byId(id);
-    if (crawl && info.webhook && mappers.events) await mappers.events.started(crawl);
+    // Best effort beside the job (docs/webhooks.md): the job is started and answered whatever happens here.
+    if (crawl && info.webhook && mappers.events) await mappers.events.started(crawl).catch((error: unknown) => deps.logger.warn({ crawlId: id, err: error }, 'the Firecrawl started event could not be recorded'));
     return id;
   }
 
