@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { parseBody } from '../../platform/validate';
 import { MAP_LIMITS, type MapRequest, SITEMAP_MODES, mapRequestSchema } from '../../crawl/map-request';
-import { MAX_FIRECRAWL_TIMEOUT_MS } from './scrape-options';
+import { MAX_FIRECRAWL_TIMEOUT_MS, withScheme } from './scrape-options';
 
 export const firecrawlMapRequestSchema = z.looseObject({
   url: z.string(),
@@ -44,7 +44,7 @@ export function parseFirecrawlMap(body: unknown): MappedMap {
   const sitemap = options.sitemap ?? (options.sitemapOnly ? 'only' : options.ignoreSitemap ? 'skip' : 'include');
   const search = options.search?.trim() ? options.search.trim() : undefined;
   const parsed = mapRequestSchema.safeParse({
-    url: options.url,
+    url: withScheme(options.url),
     // With `search`, every URL is listed, then filtered, then cut to `limit`.
     limit: search ? MAP_LIMITS.maxLimit : limit,
     sitemap,

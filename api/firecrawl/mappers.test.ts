@@ -32,6 +32,13 @@ describe('scrape options → our request', () => {
     expect(timeoutMs).toBeUndefined();
   });
 
+  it('gives a URL without a scheme http://, as Firecrawl does; other schemes stay refused', () => {
+    expect(parseV2Scrape({ url: 'example.com/a' }).request.url).toBe('http://example.com/a');
+    expect(parseFirecrawlMap({ url: 'example.com' }).request.url).toBe('http://example.com');
+    expect(badRequest(() => parseV2Scrape({ url: 'mailto:a@example.com' }))).toContain('url');
+    expect(badRequest(() => parseV2Scrape({ url: '' }))).toContain('url');
+  });
+
   it("accepts the Python SDK's defaulted fields and unknown ones", () => {
     const { request } = parseV2Scrape({
       url: URL_,
@@ -177,6 +184,6 @@ describe('map options', () => {
     expect(searched.request.limit).toBe(10000);
     expect(selectLinks(['https://e.com/', 'https://e.com/blog/1', 'https://e.com/BLOG/2', 'https://e.com/blog/3'], searched)).toEqual(['https://e.com/blog/1', 'https://e.com/BLOG/2']);
     expect(badRequest(() => parseFirecrawlMap({ url: URL_, sitemap: 'sometimes' }))).toContain('sitemap');
-    expect(badRequest(() => parseFirecrawlMap({ url: 'nope' }))).toContain('url');
+    expect(badRequest(() => parseFirecrawlMap({ url: 'ftp://nope/' }))).toContain('url');
   });
 });

@@ -4,9 +4,10 @@
  * so a compatible call is the same durable run (dispatcher and workflow, run record, ledger,
  * target guard, blacklist, limits), findable as any other.
  *
- * What differs is the deadline: Firecrawl's `timeout` (ms) is when the answer is due. Past it the
- * run is cancelled (recorded cancelled, its debit refunded: api/scrape-cancel.ts) and the answer
- * is 408; a run that finished in the meantime is answered as it ended. The 408 never says
+ * What differs is the deadline: Firecrawl's `timeout` (ms; without it the native route's
+ * SYNC_TIMEOUT_MS) is when the answer is due. Past it the run is cancelled (recorded cancelled,
+ * its debit refunded: api/scrape-cancel.ts) and the answer is 408; a run that finished in the
+ * meantime is answered as it ended. The 408 never says
  * `processing_continues` (the SDKs would re-send the POST, which starts a new run).
  */
 import { AppError } from '../../platform/errors';
@@ -25,7 +26,7 @@ import type { AppDeps } from '../deps';
 export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown> };
 
 function timedOut(kind: 'scrape' | 'map', timeoutMs: number, runId: string): AppError {
-  return new AppError('TIMEOUT', `The ${kind} did not finish within the timeout of ${timeoutMs} ms; the run was cancelled and its credit refunded`, { id: runId, refunded: true });
+  return new AppError('TIMEOUT', `The ${kind} did not finish within the timeout of ${timeoutMs} ms; the run was cancelled and nothing is charged for it`, { id: runId, cancelled: true });
 }
 
 /**
@@ -52,13 +53,14 @@ function isTimeout(error: unknown): error is AppError {
 /** Runs a mapped scrape as POST /webhook/unblocker does; the screenshot (when asked) travels in the document. */
 export async function runFirecrawlScrape(deps: AppDeps, auth: AuthContext, mapped: MappedScrape): Promise<Outcome<FirecrawlDocument>> {
   const acceptedAt = Date.now();
-  const deadline = acceptedAt + (mapped.timeoutMs ?? deps.config.SYNC_TIMEOUT_MS);
+  // Without `timeout`, the native route's wait (SYNC_TIMEOUT_MS), and the same 408 past it.
+  const timeoutMs = mapped.timeoutMs ?? deps.config.SYNC_TIMEOUT_MS;
   let answer: ScrapeRunAnswer;
   try {
-    answer = await startScrapeRun(deps, auth, { ...mapped.request, async: false }, { acceptedAt, deadline });
+    answer = await startScrapeRun(deps, auth, { ...mapped.request, async: false }, { acceptedAt, deadline: acceptedAt + timeoutMs });
   } catch (error) {
-    if (!isTimeout(error) || mapped.timeoutMs === undefined) throw error;
-    const ended = await cancelLateRun(deps, 'scrape', error.extra.id as string, mapped.timeoutMs);
+    if (!isTimeout(error)) throw error;
+    const ended = await cancelLateRun(deps, 'scrape', error.extra.id as string, timeoutMs);
     answer = ended.status === 'succeeded' ? { status: 200, body: runBody(ended, await getBalance(deps.sql, auth.userId)) } : failedRunBody(ended);
   }
   if (answer.status !== 200) return { ok: false, status: answer.status, body: answer.body as Record<string, unknown> };
@@ -71,16 +73,16 @@ export async function runFirecrawlScrape(deps: AppDeps, auth: AuthContext, mappe
   return { ok: true, value: toFirecrawlDocument(page, mapped.wanted, png) };
 }
 
-/** Runs a map as POST /map does; `timeoutMs` as the scrape's. */
+/** Runs a map as POST /map does; `timeoutMs` (else SYNC_TIMEOUT_MS) as the scrape's. */
 export async function runFirecrawlMap(deps: AppDeps, auth: AuthContext, request: MapRequest, timeoutMs?: number): Promise<Outcome<{ id: string; links: string[] }>> {
   const runs = createScrapeRunStore(deps.sql);
-  const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const waitMs = timeoutMs ?? deps.config.SYNC_TIMEOUT_MS;
   let answer: { status: number; body?: unknown };
   try {
-    answer = await startMap(deps, runs, auth, request, { deadline });
+    answer = await startMap(deps, runs, auth, request, { deadline: Date.now() + waitMs });
   } catch (error) {
-    if (!isTimeout(error) || timeoutMs === undefined) throw error;
-    const ended = await cancelLateRun(deps, 'map', error.extra.id as string, timeoutMs);
+    if (!isTimeout(error)) throw error;
+    const ended = await cancelLateRun(deps, 'map', error.extra.id as string, waitMs);
     if (ended.status !== 'succeeded') answer = failedRunBody(ended);
     else {
       const stored = (ended.result ?? {}) as { links?: Array<{ url: string }> };

@@ -97,6 +97,16 @@ export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field 
   return { formats: [...wanted], fullPage };
 }
 
+/**
+ * A URL without a scheme gets `http://`, as Firecrawl's server does (`example.com/a` is a valid
+ * target there); anything else is left for our URL rule to judge.
+ */
+export function withScheme(url: unknown): unknown {
+  if (typeof url !== 'string') return url;
+  const trimmed = url.trim();
+  return trimmed === '' || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `http://${trimmed}`;
+}
+
 /** http, unless the request needs a browser; `mode` forces one. */
 export function chosenMode(options: FirecrawlScrapeOptions, wanted: WantedFormats): ScrapeMode {
   if (options.mode) return options.mode;
@@ -126,7 +136,7 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
   ours.push('metadata');
   const timeoutMs = options.timeout === undefined ? undefined : Math.min(Math.ceil(options.timeout), MAX_FIRECRAWL_TIMEOUT_MS);
   const request = parseScrapeRequest({
-    url,
+    url: withScheme(url),
     mode,
     formats: ours,
     only_main_content: options.onlyMainContent ?? true,

@@ -217,6 +217,15 @@ describe('JavaScript SDK @mendable/firecrawl-js 4.42.0', () => {
     for (const link of searched.links) expect(link.url.toLowerCase()).toContain('page');
     expect(await runCount()).toBe(runsBefore + 2);
     expect(await balance()).toBe(START_BALANCE - 2);
+
+    // A map past its timeout: 408 MAP_TIMEOUT, its run cancelled and refunded.
+    const timedOut = await jsError(js().map(`${site.url}/slow?ms=30000`, { sitemap: 'skip', timeout: 1500 }));
+    expect(timedOut.status).toBe(408);
+    expect(timedOut.code).toBe('MAP_TIMEOUT');
+    const [run] = await sql<RunRow>(stack.databaseUrl, 'SELECT id, status::text AS status, mode::text AS mode, cost, url, error FROM scrape_run WHERE "userId" = $1 ORDER BY "createdAt" DESC LIMIT 1', [account.userId]);
+    expect(run).toMatchObject({ status: 'cancelled', url: `${site.url}/slow?ms=30000` });
+    expect(await ledgerOfRun(run!.id)).toEqual([['debit', -1], ['refund', 1]]);
+    expect(await balance()).toBe(START_BALANCE - 2);
   });
 
   it('v1 FirecrawlAppV1: scrapeUrl with screenshot@fullPage and mapUrl', async () => {

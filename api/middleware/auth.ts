@@ -1,7 +1,8 @@
 /**
  * Authentication of our own routes.
  *
- * API key: header `x-api-key`, or query `apiKey`. Verified by the auth library's API-key plugin
+ * API key: header `x-api-key`, or query `apiKey` (on `/v1/*`, `/v2/*` and `/mcp` also
+ * `Authorization: Bearer`: `bearerApiKey` below). Verified by the auth library's API-key plugin
  * (hash lookup, enabled, expiry), through a cache that every revocation clears at once
  * (api/api-key-cache.ts); the plugin never changes credit and never throttles.
  * Session: the cookie `better-auth.session_token`, checked by the auth library.
