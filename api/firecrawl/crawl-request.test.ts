@@ -80,6 +80,11 @@ describe('mapCrawlRequest', () => {
     expect(mapped.webhook).toEqual({ url: 'https://hook.example/y', headers: {}, metadata: {}, events: ['started', 'page', 'completed', 'failed'] });
   });
 
+  it('gives a start URL without a scheme http://, as scrape and map do', () => {
+    expect(mapCrawlRequest({ url: 'example.com/' }, 'v2', scrape).body.url).toBe('http://example.com/');
+    expect(mapBatchRequest({ urls: ['example.com/a', 'https://example.com/b'] }, 'v2', scrape).body.urls).toEqual(['http://example.com/a', 'https://example.com/b']);
+  });
+
   it('lowers numbers above our ceilings instead of refusing them', () => {
     const mapped = mapCrawlRequest({ url: 'https://example.com/', limit: 50_000, maxDiscoveryDepth: 1000, maxConcurrency: 500, delay: 600 }, 'v2', scrape);
     expect(mapped.body).toMatchObject({ limit: 10_000, max_depth: 100, concurrency: 32, per_host_delay_ms: 60_000 });

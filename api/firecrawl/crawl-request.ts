@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CRAWL_CONCURRENCY_MAX, CRAWL_DEPTH_MAX, CRAWL_LIMIT_MAX, PER_HOST_DELAY_MAX_MS } from '../../crawl/job-request';
 import { AppError } from '../../platform/errors';
 import { issueMessage } from '../../platform/validate';
+import { withScheme } from './scrape-options';
 
 /** Firecrawl's `webhook`: a URL, or `{url, headers, metadata, events}`. */
 export const FIRECRAWL_WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
@@ -132,7 +133,8 @@ function childPathsOf(url: string): string | null {
 
 /** A Firecrawl crawl request → the native crawl body. */
 export function mapCrawlRequest(raw: unknown, version: FirecrawlVersion, mapScrape: ScrapeOptionsMapper): MappedJob {
-  const parsed = crawlSchema.safeParse(raw);
+  // A URL without a scheme gets http://, as for scrape and map (scrape-options.ts `withScheme`).
+  const parsed = crawlSchema.safeParse(isRecord(raw) ? { ...raw, url: withScheme(raw.url) } : raw);
   if (!parsed.success) malformed(parsed.error);
   const fc = parsed.data;
   const entireDomain = fc.crawlEntireDomain ?? fc.allowBackwardLinks ?? false;
@@ -189,10 +191,12 @@ export function mapBatchRequest(raw: unknown, version: FirecrawlVersion, mapScra
   const ignoreInvalid = fc.ignoreInvalidURLs ?? version === 'v2';
   const urls: string[] = [];
   const invalidURLs: string[] = [];
-  for (const url of fc.urls) {
+  for (const given of fc.urls) {
+    // Without a scheme: http://, as for scrape and map; an invalid URL is listed as it was given.
+    const url = withScheme(given) as string;
     if (isHttpUrl(url)) urls.push(url);
-    else if (ignoreInvalid) invalidURLs.push(url);
-    else throw new AppError('BAD_REQUEST', `urls: ${JSON.stringify(url.slice(0, 200))} is not an absolute http(s) URL`);
+    else if (ignoreInvalid) invalidURLs.push(given);
+    else throw new AppError('BAD_REQUEST', `urls: ${JSON.stringify(given.slice(0, 200))} is not an absolute http(s) URL`);
   }
   if (urls.length === 0) throw new AppError('BAD_REQUEST', 'urls has no valid http(s) URL');
   const scrapeOptions = Object.fromEntries(Object.entries(fc).filter(([key]) => !BATCH_OWN_FIELDS.includes(key)));
@@ -204,4 +208,8 @@ export function mapBatchRequest(raw: unknown, version: FirecrawlVersion, mapScra
   };
   const webhook = normalizeWebhook(fc.webhook);
   return { body, wanted: page.wanted, invalidURLs, ...(webhook ? { webhook } : {}) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
