@@ -7,7 +7,7 @@
 import { Agent, request } from 'undici';
 import type { Database } from '../platform/db';
 import { AppError } from '../platform/errors';
-import { decryptSecret, encryptSecret, generateSigningSecret, signatureHeader, SIGNATURE_HEADER } from './signing';
+import { FIRECRAWL_SIGNATURE_HEADER, decryptSecret, encryptSecret, firecrawlSignature, generateSigningSecret, signatureHeader, SIGNATURE_HEADER } from './signing';
 import type { WebhookGuard, WebhookSettings } from './settings';
 
 export const WEBHOOK_USER_AGENT = 'scrape-api-webhooks/1';
@@ -41,7 +41,7 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
     return decryptSecret(settings.secretKey, endpoint.secretCiphertext);
   }
 
-  async function post(url: string, body: string, secret: string, headers: Record<string, string>, signal?: AbortSignal): Promise<AttemptOutcome> {
+  async function post(url: string, body: string, secret: string, headers: Record<string, string>, signal?: AbortSignal, firecrawlHeaders?: Record<string, string>): Promise<AttemptOutcome> {
     try {
       await guard.check(url);
     } catch (error) {
@@ -55,7 +55,15 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
         method: 'POST',
         dispatcher: agent,
         body,
-        headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...headers, [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)) },
+        headers: {
+          // A Firecrawl webhook's own headers first: ours (content type, signatures) are never replaced by them.
+          ...(firecrawlHeaders ?? {}),
+          'content-type': 'application/json',
+          'user-agent': WEBHOOK_USER_AGENT,
+          ...headers,
+          [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+          ...(firecrawlHeaders ? { [FIRECRAWL_SIGNATURE_HEADER]: firecrawlSignature(secret, body) } : {}),
+        },
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         headersTimeout: settings.retry.attemptTimeoutMs,
         bodyTimeout: settings.retry.attemptTimeoutMs,
@@ -84,7 +92,14 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
       const secret = await secretFor(delivery);
       const outcome =
         typeof secret === 'string'
-          ? await post(delivery.url, event.body, secret, { 'x-webhook-event-id': event.id, 'x-webhook-delivery-id': delivery.id, 'x-webhook-attempt': String(attempt) }, signal)
+          ? await post(
+              delivery.url,
+              event.body,
+              secret,
+              { 'x-webhook-event-id': event.id, 'x-webhook-delivery-id': delivery.id, 'x-webhook-attempt': String(attempt) },
+              signal,
+              (delivery.firecrawlHeaders as Record<string, string> | null) ?? undefined,
+            )
           : secret;
       const finishedAt = new Date();
       const row = {

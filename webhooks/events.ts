@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { flowRunCreditsByNode } from '../accounts/credit';
 import type { Database } from '../platform/db';
+import { firecrawlEventOf } from './firecrawl';
 import { type WebhookSpec, wantsEvent } from './spec';
 import type { WebhookEventSource } from './types';
 
@@ -94,8 +95,10 @@ export async function emitEvents(db: Database, sources: readonly WebhookEventSou
     const endpoints = (await db.webhookEndpoint.findMany({ where: { userId: event.userId, deletedAt: null }, select: { id: true, url: true, events: true } })).filter((e) =>
       wantsEvent(e.events, event.type),
     );
+    // A Firecrawl-compatible job's own webhook gets Firecrawl's event instead (webhooks/firecrawl.ts).
+    if (event.webhook?.firecrawl) deliveryIds.push(...(await emitFirecrawlEvent(db, event, event.webhook)));
     const targets = [
-      ...(event.webhook && wantsEvent(event.webhook.events, event.type) ? [{ key: 'request', endpointId: null, url: event.webhook.url }] : []),
+      ...(event.webhook && !event.webhook.firecrawl && wantsEvent(event.webhook.events, event.type) ? [{ key: 'request', endpointId: null, url: event.webhook.url }] : []),
       ...endpoints.map((e) => ({ key: e.id, endpointId: e.id, url: e.url })),
     ];
     if (targets.length === 0) continue;
@@ -114,11 +117,51 @@ export async function emitEvents(db: Database, sources: readonly WebhookEventSou
   return deliveryIds;
 }
 
+/**
+ * The Firecrawl event of `event` for a compatible job's webhook (subject `<ours>|firecrawl`, once),
+ * and its one delivery, which carries the webhook's own headers; the delivery ids (none when the
+ * webhook does not want this event).
+ */
+async function emitFirecrawlEvent(db: Database, event: NewEvent, webhook: WebhookSpec): Promise<string[]> {
+  const target = webhook.firecrawl!;
+  const made = await firecrawlEventOf(db, target, event.type, event.data);
+  if (!made) return [];
+  const subject = `${event.subject}|firecrawl`;
+  const id = newEventId();
+  const body = JSON.stringify({ ...made.body, webhookId: id });
+  await db.webhookEvent.createMany({ data: [{ id, userId: event.userId, type: made.type, subject, body }], skipDuplicates: true });
+  const stored = await db.webhookEvent.findUniqueOrThrow({ where: { subject }, select: { id: true } });
+  const targetKey = `${stored.id}|request`;
+  await db.webhookDelivery.createMany({
+    data: [{ id: newDeliveryId(), eventId: stored.id, userId: event.userId, endpointId: null, url: webhook.url, targetKey, firecrawlHeaders: target.headers }],
+    skipDuplicates: true,
+  });
+  const rows = await db.webhookDelivery.findMany({ where: { targetKey }, select: { id: true } });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * `crawl.started` / `batch_scrape.started` of a compatible job (its route calls this once the job
+ * is started; our own events have no such type, so only the Firecrawl webhook receives it).
+ * Answers the deliveries to start.
+ */
+export async function emitFirecrawlStarted(db: Database, job: { userId: string; id: string; webhook: WebhookSpec }): Promise<string[]> {
+  return emitFirecrawlEvent(db, { userId: job.userId, type: 'crawl.started', subject: `crawl:${job.id}:started`, data: { id: job.id } }, job.webhook);
+}
+
 /** A new delivery of `deliveryId`'s event to the same target (the same event id and body). */
 export async function createRedelivery(db: Database, deliveryId: string): Promise<{ id: string }> {
   const original = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
   return db.webhookDelivery.create({
-    data: { id: newDeliveryId(), eventId: original.eventId, userId: original.userId, endpointId: original.endpointId, url: original.url, redeliveryOf: original.id },
+    data: {
+      id: newDeliveryId(),
+      eventId: original.eventId,
+      userId: original.userId,
+      endpointId: original.endpointId,
+      url: original.url,
+      redeliveryOf: original.id,
+      ...(original.firecrawlHeaders !== null ? { firecrawlHeaders: original.firecrawlHeaders } : {}),
+    },
     select: { id: true },
   });
 }

@@ -48,3 +48,11 @@ export function signatureHeader(secret: string, body: string, timestamp: number)
   const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   return `t=${timestamp},v1=${v1}`;
 }
+
+/** Firecrawl's signature header (webhooks/firecrawl.ts): sent beside ours on a compatible job's deliveries. */
+export const FIRECRAWL_SIGNATURE_HEADER = 'x-firecrawl-signature';
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the same secret as `x-signature` (Firecrawl's scheme: no timestamp). */
+export function firecrawlSignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}

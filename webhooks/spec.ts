@@ -30,7 +30,22 @@ export const webhookSpecSchema = z.strictObject({
     .optional(),
 });
 
-export type WebhookSpec = z.output<typeof webhookSpecSchema>;
+/**
+ * A Firecrawl-compatible job's webhook (api/firecrawl/, webhooks/firecrawl.ts): its events go to
+ * `url` in Firecrawl's shape, with the caller's `headers`, instead of ours. Set by the compatible
+ * routes only, never accepted from a request body (the schema above does not know it).
+ */
+export interface FirecrawlWebhookTarget {
+  kind: 'crawl' | 'batch';
+  headers: Record<string, string>;
+  metadata: Record<string, unknown>;
+  /** Firecrawl's event names wanted: `started`, `page`, `completed`, `failed`. */
+  events: string[];
+  /** The formats each page's document shows (the compatible scrape mapper's `WantedFormats`). */
+  wanted: { formats: string[] };
+}
+
+export type WebhookSpec = z.output<typeof webhookSpecSchema> & { firecrawl?: FirecrawlWebhookTarget };
 
 /** Whether an endpoint or request webhook listening to `events` (none = every type) wants `type`. */
 export function wantsEvent(events: readonly string[] | undefined | null, type: string): boolean {

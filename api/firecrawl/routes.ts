@@ -11,6 +11,7 @@
  * A new compatible route (crawl, batch) is a module beside these, and one line below.
  */
 import type { Route } from '../route-table';
+import { firecrawlJobRouteTable } from './crawl';
 import { v1MapRouteTable } from './map-v1';
 import { v2MapRouteTable } from './map-v2';
 import { v1ScrapeRouteTable } from './scrape-v1';
@@ -28,5 +29,5 @@ export const BEARER_PATHS = [...FIRECRAWL_PATHS, '/mcp'] as const;
 
 
 export function firecrawlRouteTable(deps: AppDeps): Route[] {
-  return [...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps)];
+  return [...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps)];
 }

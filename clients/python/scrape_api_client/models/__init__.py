@@ -19,6 +19,14 @@ from .crawl_summary import CrawlSummary
 from .crawl_summary_kind import CrawlSummaryKind
 from .crawl_summary_links import CrawlSummaryLinks
 from .crawl_summary_status import CrawlSummaryStatus
+from .delete_v1_batch_scrape_id_response_200 import DeleteV1BatchScrapeIdResponse200
+from .delete_v1_crawl_id_errors_response_200 import DeleteV1CrawlIdErrorsResponse200
+from .delete_v1_crawl_id_errors_response_200_errors_item import (
+    DeleteV1CrawlIdErrorsResponse200ErrorsItem,
+)
+from .delete_v1_crawl_id_response_200 import DeleteV1CrawlIdResponse200
+from .delete_v2_batch_scrape_id_response_200 import DeleteV2BatchScrapeIdResponse200
+from .delete_v2_crawl_id_response_200 import DeleteV2CrawlIdResponse200
 from .error_body import ErrorBody
 from .error_body_code import ErrorBodyCode
 from .firecrawl_document import FirecrawlDocument
@@ -126,6 +134,38 @@ from .get_readyz_response_503_checks import GetReadyzResponse503Checks
 from .get_readyz_response_503_code import GetReadyzResponse503Code
 from .get_readyz_response_503_status import GetReadyzResponse503Status
 from .get_user_templates_response_200 import GetUserTemplatesResponse200
+from .get_v1_batch_scrape_id_errors_response_200 import (
+    GetV1BatchScrapeIdErrorsResponse200,
+)
+from .get_v1_batch_scrape_id_errors_response_200_errors_item import (
+    GetV1BatchScrapeIdErrorsResponse200ErrorsItem,
+)
+from .get_v1_batch_scrape_id_response_200 import GetV1BatchScrapeIdResponse200
+from .get_v1_batch_scrape_id_response_200_status import (
+    GetV1BatchScrapeIdResponse200Status,
+)
+from .get_v1_crawl_id_errors_response_200 import GetV1CrawlIdErrorsResponse200
+from .get_v1_crawl_id_errors_response_200_errors_item import (
+    GetV1CrawlIdErrorsResponse200ErrorsItem,
+)
+from .get_v1_crawl_id_response_200 import GetV1CrawlIdResponse200
+from .get_v1_crawl_id_response_200_status import GetV1CrawlIdResponse200Status
+from .get_v2_batch_scrape_id_errors_response_200 import (
+    GetV2BatchScrapeIdErrorsResponse200,
+)
+from .get_v2_batch_scrape_id_errors_response_200_errors_item import (
+    GetV2BatchScrapeIdErrorsResponse200ErrorsItem,
+)
+from .get_v2_batch_scrape_id_response_200 import GetV2BatchScrapeIdResponse200
+from .get_v2_batch_scrape_id_response_200_status import (
+    GetV2BatchScrapeIdResponse200Status,
+)
+from .get_v2_crawl_id_errors_response_200 import GetV2CrawlIdErrorsResponse200
+from .get_v2_crawl_id_errors_response_200_errors_item import (
+    GetV2CrawlIdErrorsResponse200ErrorsItem,
+)
+from .get_v2_crawl_id_response_200 import GetV2CrawlIdResponse200
+from .get_v2_crawl_id_response_200_status import GetV2CrawlIdResponse200Status
 from .get_webhook_whoami_response_200 import GetWebhookWhoamiResponse200
 from .map_result import MapResult
 from .map_result_credits import MapResultCredits
@@ -227,6 +267,14 @@ from .post_user_templates_body_params_item_type import (
 from .post_user_templates_body_request import PostUserTemplatesBodyRequest
 from .post_user_templates_id_run_body import PostUserTemplatesIdRunBody
 from .post_user_templates_id_run_body_params import PostUserTemplatesIdRunBodyParams
+from .post_v1_batch_scrape_body import PostV1BatchScrapeBody
+from .post_v1_batch_scrape_response_200 import PostV1BatchScrapeResponse200
+from .post_v1_crawl_body import PostV1CrawlBody
+from .post_v1_crawl_response_200 import PostV1CrawlResponse200
+from .post_v2_batch_scrape_body import PostV2BatchScrapeBody
+from .post_v2_batch_scrape_response_200 import PostV2BatchScrapeResponse200
+from .post_v2_crawl_body import PostV2CrawlBody
+from .post_v2_crawl_response_200 import PostV2CrawlResponse200
 from .post_webhook_unblocker_body import PostWebhookUnblockerBody
 from .post_webhook_unblocker_body_body_type_1 import PostWebhookUnblockerBodyBodyType1
 from .post_webhook_unblocker_body_fill_form import PostWebhookUnblockerBodyFillForm
@@ -305,6 +353,12 @@ __all__ = (
     "CrawlSummaryKind",
     "CrawlSummaryLinks",
     "CrawlSummaryStatus",
+    "DeleteV1BatchScrapeIdResponse200",
+    "DeleteV1CrawlIdErrorsResponse200",
+    "DeleteV1CrawlIdErrorsResponse200ErrorsItem",
+    "DeleteV1CrawlIdResponse200",
+    "DeleteV2BatchScrapeIdResponse200",
+    "DeleteV2CrawlIdResponse200",
     "ErrorBody",
     "ErrorBodyCode",
     "FirecrawlDocument",
@@ -392,6 +446,22 @@ __all__ = (
     "GetReadyzResponse503Code",
     "GetReadyzResponse503Status",
     "GetUserTemplatesResponse200",
+    "GetV1BatchScrapeIdErrorsResponse200",
+    "GetV1BatchScrapeIdErrorsResponse200ErrorsItem",
+    "GetV1BatchScrapeIdResponse200",
+    "GetV1BatchScrapeIdResponse200Status",
+    "GetV1CrawlIdErrorsResponse200",
+    "GetV1CrawlIdErrorsResponse200ErrorsItem",
+    "GetV1CrawlIdResponse200",
+    "GetV1CrawlIdResponse200Status",
+    "GetV2BatchScrapeIdErrorsResponse200",
+    "GetV2BatchScrapeIdErrorsResponse200ErrorsItem",
+    "GetV2BatchScrapeIdResponse200",
+    "GetV2BatchScrapeIdResponse200Status",
+    "GetV2CrawlIdErrorsResponse200",
+    "GetV2CrawlIdErrorsResponse200ErrorsItem",
+    "GetV2CrawlIdResponse200",
+    "GetV2CrawlIdResponse200Status",
     "GetWebhookWhoamiResponse200",
     "MapResult",
     "MapResultCredits",
@@ -457,6 +527,14 @@ __all__ = (
     "PostUserTemplatesBodyRequest",
     "PostUserTemplatesIdRunBody",
     "PostUserTemplatesIdRunBodyParams",
+    "PostV1BatchScrapeBody",
+    "PostV1BatchScrapeResponse200",
+    "PostV1CrawlBody",
+    "PostV1CrawlResponse200",
+    "PostV2BatchScrapeBody",
+    "PostV2BatchScrapeResponse200",
+    "PostV2CrawlBody",
+    "PostV2CrawlResponse200",
     "PostWebhookUnblockerBody",
     "PostWebhookUnblockerBodyBodyType1",
     "PostWebhookUnblockerBodyFillForm",

@@ -1,0 +1,37 @@
+/**
+ * The compatible crawl and batch routes' use of the shared mappers (scrape-options.ts,
+ * document.ts): a job's `scrapeOptions` become the native page scrape request (without `url`,
+ * `async`, `webhook`: the page's and the job's own), and a page's scrape run becomes its document,
+ * exactly as `POST /v2/scrape` maps and answers one page.
+ */
+import { parseBody } from '../../platform/validate';
+import { runBody } from '../scrape-run';
+import type { AppDeps } from '../deps';
+import type { ScrapeOptionsMapper } from './crawl-request';
+import type { DocumentMapper } from './crawl-status';
+import { type ScrapedPage, toFirecrawlDocument } from './document';
+import { type WantedFormats, firecrawlScrapeOptionsSchema, toScrapeRequest } from './scrape-options';
+
+/** A stand-in page URL: the options are mapped once for the job; each page puts its own URL in. */
+const ANY_PAGE = 'http://example.com/';
+
+export function scrapeOptionsMapper(where: string): ScrapeOptionsMapper {
+  return (options) => {
+    const mapped = toScrapeRequest(ANY_PAGE, parseBody(firecrawlScrapeOptionsSchema, options), where);
+    const { url: _url, async: _async, webhook: _webhook, ...scrape } = mapped.request;
+    return { scrape, wanted: mapped.wanted };
+  };
+}
+
+export function documentMapper(deps: AppDeps): DocumentMapper {
+  return async (run, wanted) => {
+    const body = runBody(run, 0);
+    const page: ScrapedPage = { ...body, status: body.status, cost: body.credits.cost };
+    const asked = wanted as WantedFormats;
+    let png: Uint8Array | undefined;
+    if (asked.formats.includes('screenshot')) {
+      png = (await deps.db.scrapeScreenshot.findUnique({ where: { runId: run.id }, select: { png: true } }))?.png ?? undefined;
+    }
+    return toFirecrawlDocument(page, asked, png) as unknown as Record<string, unknown>;
+  };
+}

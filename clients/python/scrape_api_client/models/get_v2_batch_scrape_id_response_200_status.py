@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class GetV2BatchScrapeIdResponse200Status(StrEnum):
+    CANCELLED = "cancelled"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    SCRAPING = "scraping"
+
+    def __str__(self) -> str:
+        return str(self.value)
