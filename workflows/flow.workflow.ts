@@ -44,7 +44,7 @@ import {
 } from './definitions';
 import { PlaceholderError, resolvePlaceholders, topologicalLevels } from './flow-dag';
 import { FLOW_NODE_KINDS, type FlowNodeKind, type NodeRunContext, type Rendered, type ScrapeOutcome } from './flow-nodes';
-import { describeFailure, runScrapeSteps } from './scrape.workflow';
+import { describeFailure, runScrapeSteps } from './scrape-steps';
 import { emitWebhookEvents } from './webhook.workflow';
 import type { ResolveScope } from './flow-nodes/kind';
 
