@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkTarget, resolvePublicHost } from '../platform/target-guard';
 import { getBalance } from '../accounts/credit';
-import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../platform/errors';
+import { AppError, ERROR_STATUS, errorBody, errorCodeOr } from '../platform/errors';
 import type { FinishedRun } from '../scrape/runs';
 import type { StoredResult } from '../scrape/types';
 import type { AuthContext } from './middleware/auth';
@@ -55,7 +55,7 @@ function formatFields(stored: Partial<StoredResult>) {
 export function failedRunBody(run: RunLike) {
   const error = (run.error ?? { code: 'SCRAPE_FAILED', message: 'the scrape failed' }) as { code: string; message: string; refunded?: boolean };
   // A code the table does not know (none is written today) answers as a failed scrape (502).
-  const code = isErrorCode(error.code) ? error.code : 'SCRAPE_FAILED';
+  const code = errorCodeOr(error.code, 'SCRAPE_FAILED');
   return { status: ERROR_STATUS[code], body: errorBody(code, error.message, { id: run.id, attempts: run.attempts, refunded: error.refunded ?? false }) };
 }
 

@@ -4,6 +4,7 @@
  */
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequestPayload } from '../scrape/request';
+import type { ErrorCode } from '../platform/errors';
 import type { WebhookRetry } from '../webhooks/types';
 import type { MapOptions } from '../crawl/map-request';
 
@@ -69,7 +70,7 @@ export interface ScrapeWorkflowInput {
 /** Small on purpose: the scraped content is stored in PostgreSQL (scrape_run.result), not in history. */
 export type ScrapeWorkflowOutput =
   | { status: 'succeeded'; httpStatus: number }
-  | { status: 'failed'; code: string; message: string };
+  | { status: 'failed'; code: ErrorCode; message: string };
 
 /** What the scrape activity returns through Temporal (the content itself went to PostgreSQL). */
 export interface ScrapeActivityOutput {
@@ -167,7 +168,7 @@ export interface ScrapeBatchWorkflowOutput {
 /** The first attempt of each http scrape of a batch, done by one local activity. */
 export type FirstAttemptOutcome =
   | { runId: string; status: 'succeeded' }
-  | { runId: string; status: 'failed'; code: string; message: string; retryable: boolean };
+  | { runId: string; status: 'failed'; code: ErrorCode; message: string; retryable: boolean };
 
 // ---------------------------------------------------------------- flows (flow-definitions.ts)
 
@@ -289,4 +290,4 @@ export interface CrawlFrontierClaim {
 
 export type CrawlPageOutcome =
   | { status: 'succeeded'; httpStatus: number }
-  | { status: 'failed'; code: string; message: string };
+  | { status: 'failed'; code: ErrorCode; message: string };

@@ -3,6 +3,7 @@
  * node types, inputs, states and outputs. No Node built-ins and no activity code here.
  * definitions.ts re-exports them.
  */
+import type { ErrorCode } from '../platform/errors';
 import type { WebhookSpec } from '../webhooks/spec';
 
 export type FlowNodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
@@ -40,7 +41,7 @@ export interface FlowWorkflowInput {
 }
 
 export interface FlowNodeError {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
@@ -78,7 +79,7 @@ export const FLOW_HTML_OUTPUT_LIMIT = 64 * 1024;
 
 export interface ForeachItemFailure {
   index: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

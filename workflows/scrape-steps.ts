@@ -16,7 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities, PageActivities, PageActivity } from './activities';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
-import { NON_RETRYABLE_CODES } from '../platform/errors';
+import { type ErrorCode, NON_RETRYABLE_CODES, errorCodeOr } from '../platform/errors';
 import { SCRAPE_RETRY, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeWorkflowInput } from './definitions';
 import { scrapeCreditKeys } from '../scrape/credit-keys';
 
@@ -76,16 +76,16 @@ function scrapeActivities(input: ScrapeWorkflowInput, localFetch: boolean): Page
 }
 
 /** The failure's stable code and message, through ActivityFailure → ApplicationFailure. */
-export function describeFailure(error: unknown): { code: string; message: string } {
+export function describeFailure(error: unknown): { code: ErrorCode; message: string } {
   const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'SCRAPE_FAILED', message: cause.message };
+  if (cause instanceof ApplicationFailure) return { code: errorCodeOr(cause.type, 'SCRAPE_FAILED'), message: cause.message };
   if (cause instanceof TimeoutFailure) return { code: 'TIMEOUT', message: `no result within ${SCRAPE_SCHEDULE_TO_CLOSE_MS} ms` };
   return { code: 'SCRAPE_FAILED', message: cause instanceof Error ? cause.message : String(cause) };
 }
 
 export type ScrapeStepsOutcome =
   | { status: 'succeeded'; httpStatus: number }
-  | { status: 'failed'; code: string; message: string; refunded: boolean };
+  | { status: 'failed'; code: ErrorCode; message: string; refunded: boolean };
 
 /**
  * The steps of one scrape whose scrape_run row exists: debit (once, idempotent) → scrape activity

@@ -2,7 +2,7 @@ import type { FailedScrape, FinishScrapeRunInput, ScrapeActivityInput } from '..
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../accounts/credit';
 import type { Database } from '../../platform/db';
-import { AppError, ERRORS } from '../../platform/errors';
+import { AppError, ERRORS, errorCodeOr } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { WorkerMetrics } from '../../platform/metrics';
 import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
@@ -145,7 +145,7 @@ function outcomeOfFinished(run: FinishedRun): ScrapeActivityOutput {
     return { httpStatus: run.httpStatus ?? stored.status ?? 0, finalUrl: stored.final_url ?? run.url, elapsedMs: run.elapsedMs ?? 0 };
   }
   const error = (run.error ?? {}) as { code?: string; message?: string };
-  throw ApplicationFailure.nonRetryable(error.message ?? `the run is ${run.status}`, error.code ?? 'SCRAPE_FAILED');
+  throw ApplicationFailure.nonRetryable(error.message ?? `the run is ${run.status}`, errorCodeOr(error.code, 'SCRAPE_FAILED'));
 }
 
 /**
@@ -201,7 +201,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   } catch (error) {
     // Stopped by a cancel of the run: final, the run is already recorded cancelled (and refunded).
     const failure = running?.cancelled() ? ApplicationFailure.nonRetryable('the run was cancelled', 'CANCELLED') : toFailure(error);
-    const outcome = failure.type ?? 'SCRAPE_FAILED';
+    const outcome = errorCodeOr(failure.type, 'SCRAPE_FAILED');
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
     if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR')) {
