@@ -9,6 +9,7 @@ import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
 import type { RunningAttempts } from '../../scrape/running-attempts';
 import type { FinishedRun, ScrapeRunStore } from '../../scrape/runs';
 import type { StoredResult } from '../../scrape/types';
+import { SCRAPE_OUTPUT_FIELDS } from '../../scrape/result';
 import { type SqlClient, untilDatabaseAnswers } from '../../platform/sql';
 import { type ScrapeActivityOutput, defaultAttemptTimeoutMs } from '../../workflows/definitions';
 import type { Blacklist } from '../../scrape/blacklist';
@@ -125,12 +126,13 @@ async function startAttempt(
 
 /**
  * What the run keeps of an engine's result (scrape_run.result, PostgreSQL, never a Temporal
- * payload): the fields as the engine gave them, the screenshot's PNG in scrape_screenshot and
- * its reference in the result.
+ * payload): where it ended and every output field scrape/result.ts declares, as the engine gave
+ * them; the screenshot's PNG in scrape_screenshot and its reference in the result.
  */
-async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
-  const { final_url, status, headers, html, data, network, rawHtml, markdown, text, links, metadata, screenshot } = result;
-  const stored: StoredResult = { final_url, status, headers, html, data, network, rawHtml, markdown, text, links, metadata };
+export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
+  const { final_url, status, headers, screenshot } = result;
+  const stored: StoredResult = { final_url, status, headers };
+  for (const field of SCRAPE_OUTPUT_FIELDS) if (field !== 'screenshot') Object.assign(stored, { [field]: result[field] });
   if (screenshot) {
     await deps.runs.saveScreenshot(runId, screenshot.png, screenshot.width, screenshot.height);
     stored.screenshot = { url: `/webhook/runs/${runId}/screenshot`, width: screenshot.width, height: screenshot.height, bytes: screenshot.png.byteLength };
