@@ -9,7 +9,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { parseScrapeRequest, scrapeCost } from '../scrape/request';
 import { flowRunCreditsByNode, scrapeRunCredits } from '../accounts/credit';
 import { type Database, toJsonColumn } from '../platform/db';
-import { AppError, ERRORS } from '../platform/errors';
+import { AppError, ERRORS, type ErrorCode } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { notify } from '../notifications/notifications';
 import { createFlowStore } from '../flows/store';
@@ -33,7 +33,7 @@ const RETRYABLE_WEBHOOK_STATUS = (status: number) => status >= 500 || status ===
 
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
-function nonRetryable(code: string, message: string): ApplicationFailure {
+function nonRetryable(code: ErrorCode, message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: code, message, nonRetryable: true });
 }
 

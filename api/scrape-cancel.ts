@@ -15,7 +15,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '../platform/errors';
 import { createScrapeRunStore } from '../scrape/runs';
-import { cancelScrapeRunSignalName } from '../workflows/definitions';
+import { cancelScrapeRunSignal } from '../workflows/scrape.workflow';
 import type { AppDeps } from './deps';
 
 /** What the cancel reads of a run row. */
@@ -87,7 +87,7 @@ async function tellExecution(deps: AppDeps, run: CancellableRun, execution: 'lan
   if (execution === 'shared') return;
   try {
     const handle = (await deps.temporal.get()).workflow.getHandle(run.workflowId);
-    if (execution === 'lane') await handle.signal(cancelScrapeRunSignalName, { runId: run.id });
+    if (execution === 'lane') await handle.signal(cancelScrapeRunSignal, { runId: run.id });
     else await handle.cancel();
   } catch (error) {
     // An execution that has ended runs nothing of the run any more.

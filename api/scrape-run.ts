@@ -8,9 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { checkTarget, resolvePublicHost } from '../platform/target-guard';
 import { getBalance } from '../accounts/credit';
-import { AppError, ERROR_STATUS, errorBody, isErrorCode } from '../platform/errors';
+import { AppError, ERROR_STATUS, errorBody, errorCodeOr } from '../platform/errors';
 import type { FinishedRun } from '../scrape/runs';
 import type { StoredResult } from '../scrape/types';
+import { SCRAPE_OUTPUT_FIELDS } from '../scrape/result';
 import type { AuthContext } from './middleware/auth';
 import { type ScrapeRequest, scrapeCost } from '../scrape/request';
 import { ResourceNeverStarted } from './idempotency';
@@ -33,29 +34,30 @@ export function runBody(run: RunLike, remaining: number) {
     mode: run.mode,
     elapsed_ms: run.elapsedMs,
     attempts: run.attempts,
-    ...(stored.data !== undefined ? { data: stored.data } : {}),
-    // The legacy document without selectors; with `formats`, the cleaned `html` when asked.
-    ...(stored.html !== undefined && (!request.selectors?.length || request.formats?.includes('html')) ? { html: stored.html } : {}),
-    ...formatFields(stored),
-    headers: stored.headers ?? {},
-    ...(stored.network !== undefined ? { network: stored.network } : {}),
+    ...outputFields(stored, request),
     credits: { cost: run.cost, remaining },
   };
 }
 
-/** The format fields a result holds (docs/scraping.md "Output formats"), in the formats' order. */
-function formatFields(stored: Partial<StoredResult>) {
-  const fields: Partial<Pick<StoredResult, 'rawHtml' | 'markdown' | 'text' | 'links' | 'metadata' | 'screenshot'>> = {};
-  for (const name of ['rawHtml', 'markdown', 'text', 'links', 'metadata', 'screenshot'] as const) {
-    if (stored[name] !== undefined) Object.assign(fields, { [name]: stored[name] });
+/**
+ * Every output field the result holds, in the order scrape/result.ts declares them (the response
+ * schema's), so a field added there is answered without a change here.
+ */
+function outputFields(stored: Partial<StoredResult>, request: ScrapeRequest): Omit<StoredResult, 'final_url' | 'status'> {
+  const fields: Record<string, unknown> = {};
+  for (const field of SCRAPE_OUTPUT_FIELDS) {
+    if (field === 'headers') fields.headers = stored.headers ?? {};
+    // The legacy document without selectors; with `formats`, the cleaned `html` when asked.
+    else if (field === 'html' && request.selectors?.length && !request.formats?.includes('html')) continue;
+    else if (stored[field] !== undefined) fields[field] = stored[field];
   }
-  return fields;
+  return fields as Omit<StoredResult, 'final_url' | 'status'>;
 }
 
 export function failedRunBody(run: RunLike) {
   const error = (run.error ?? { code: 'SCRAPE_FAILED', message: 'the scrape failed' }) as { code: string; message: string; refunded?: boolean };
   // A code the table does not know (none is written today) answers as a failed scrape (502).
-  const code = isErrorCode(error.code) ? error.code : 'SCRAPE_FAILED';
+  const code = errorCodeOr(error.code, 'SCRAPE_FAILED');
   return { status: ERROR_STATUS[code], body: errorBody(code, error.message, { id: run.id, attempts: run.attempts, refunded: error.refunded ?? false }) };
 }
 

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { drive, runBench, startBenchServices } from './services';
+import { oneShotWorkflow, operationSignal, operationUpdate, runnerWorkflow, signalRunnerWorkflow } from './temporal-floor/workflows';
 
 const operations = Number(process.env.FLOOR_OPERATIONS ?? '300');
 
@@ -43,17 +44,17 @@ async function main(): Promise<void> {
     const serverPid = Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).find((pid) => /temporal/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))));
     let id = 0;
     const oneShot = async () => {
-      const handle = await client.workflow.start('oneShotWorkflow', { taskQueue, workflowId: `one-${id}`, args: [id++], requestEagerStart: true });
+      const handle = await client.workflow.start(oneShotWorkflow, { taskQueue, workflowId: `one-${id}`, args: [id++], requestEagerStart: true });
       await handle.result();
       if (!handle.eagerlyStarted) throw new Error('not started eagerly');
     };
-    const runner = await client.workflow.start('runnerWorkflow', { taskQueue, workflowId: 'runner', args: [] });
-    const update = async () => void (await runner.executeUpdate('operation', { args: [id++] }));
-    const signalRunner = await client.workflow.start('signalRunnerWorkflow', { taskQueue, workflowId: 'signal-runner', args: [] });
+    const runner = await client.workflow.start(runnerWorkflow, { taskQueue, workflowId: 'runner', args: [] });
+    const update = async () => void (await runner.executeUpdate(operationUpdate, { args: [id++] }));
+    const signalRunner = await client.workflow.start(signalRunnerWorkflow, { taskQueue, workflowId: 'signal-runner', args: [] });
     const signal = async () => {
       const i = id++;
       const done = new Promise<void>((resolve) => waiting.set(i, resolve));
-      await signalRunner.signal('operation', i);
+      await signalRunner.signal(operationSignal, i);
       await done;
     };
     console.log(`Temporal floor, ${operations} operations per phase; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AppError, ERRORS, ERROR_CODES, NON_RETRYABLE_CODES, STATUS_NAME, errorBody, isErrorCode } from './errors';
+import { AppError, ERRORS, ERROR_CODES, NON_RETRYABLE_CODES, STATUS_NAME, errorBody, errorCodeOr, isErrorCode } from './errors';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -35,6 +35,13 @@ describe('the error table', () => {
       code: 'VALIDATION_FAILED',
     });
     expect(isErrorCode('toString')).toBe(false);
+  });
+
+  it('reads a code back from a plain string (a failure type, a stored error), else the fallback', () => {
+    expect(errorCodeOr('TARGET_ERROR', 'SCRAPE_FAILED')).toBe('TARGET_ERROR');
+    expect(errorCodeOr('Error', 'SCRAPE_FAILED')).toBe('SCRAPE_FAILED');
+    expect(errorCodeOr(undefined, 'INTERNAL')).toBe('INTERNAL');
+    expect(errorCodeOr('toString', 'SCRAPE_FAILED')).toBe('SCRAPE_FAILED');
   });
 
   it('names every code the source uses as an error code (bodies, records, failure types)', () => {

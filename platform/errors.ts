@@ -130,3 +130,11 @@ export function errorBody(code: ErrorCode, message: string | string[], extra: Re
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERRORS, value);
 }
+
+/**
+ * The code a value names, read back where it crossed a boundary as a plain string (a Temporal
+ * `ApplicationFailure.type`, a stored `error.code`), or `fallback` when the table does not know it.
+ */
+export function errorCodeOr(value: unknown, fallback: ErrorCode): ErrorCode {
+  return isErrorCode(value) ? value : fallback;
+}

@@ -15,7 +15,7 @@ describe('cancelAndRefund (real PostgreSQL)', () => {
   let sql: SqlPool;
   let runs: ReturnType<typeof createScrapeRunStore>;
   let userId: string;
-  const cancelled = { code: 'CANCELLED', message: 'the run was cancelled by its owner' };
+  const cancelled = { code: 'CANCELLED', message: 'the run was cancelled by its owner' } as const;
 
   beforeAll(async () => {
     const url = await createTestDatabase();

@@ -11,6 +11,7 @@
 import { type DebitInput, UNIQUE_VIOLATION, debitCtes, isRefunded, refundCredit, sqlState } from '../accounts/credit';
 import { type SqlClient, type SqlPool, jsonbText } from '../platform/sql';
 import type { StoredResult } from './types';
+import type { ErrorCode } from '../platform/errors';
 import { scrapeCreditKeys } from './credit-keys';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -47,12 +48,12 @@ export interface ProxyAttempt {
   attempt: number;
   proxy: string;
   /** `succeeded`, or the attempt's error code (PROXY_FAILED, SCRAPE_FAILED, TARGET_ERROR …). */
-  outcome: string;
+  outcome: 'succeeded' | ErrorCode;
   message?: string;
 }
 
 export interface RunFailure {
-  code: string;
+  code: ErrorCode;
   message: string;
   refunded?: boolean;
 }

@@ -6,6 +6,8 @@
 import type { BlacklistCheck } from '../platform/target-guard';
 import type { ProxyEndpoint } from '../platform/proxy-endpoints';
 import type { ScrapeMode } from './engines';
+import type { z } from 'zod';
+import type { ScrapeOutputField, scrapeOutputSchema } from './result';
 
 export type { ScrapeMode } from './engines';
 
@@ -81,25 +83,53 @@ export interface PageMetadata {
   [ogOrTwitter: `og:${string}` | `twitter:${string}`]: string | string[];
 }
 
-/** The `screenshot` format as answered: the PNG is served at `url` to the run's owner. */
-export interface ScreenshotRef {
-  url: string;
-  width: number;
-  height: number;
-  bytes: number;
+/** The output as scrape/result.ts declares it (what is stored and answered). */
+type DeclaredOutputs = z.infer<typeof scrapeOutputSchema>;
+
+/** The `screenshot` format as stored and answered: the PNG is served at `url` to the run's owner. */
+export type ScreenshotRef = NonNullable<DeclaredOutputs['screenshot']>;
+
+/**
+ * The exact type an engine gives each output field that scrape/result.ts declares: one entry per
+ * field, no more, no less (checked below), so a field added there is asked for here.
+ */
+export interface ScrapeOutputTypes {
+  /** One entry per requested selector, in request order, present when selectors were given. */
+  data: SelectorResult[];
+  /**
+   * Without `formats`: the document as received / rendered, present when no selectors were given.
+   * With `formats` naming `html`: the cleaned content (docs/scraping.md "Output formats").
+   */
+  html: string;
+  rawHtml: string;
+  markdown: string;
+  text: string;
+  links: PageLink[];
+  metadata: PageMetadata;
+  /** Browser mode with a screenshot format: the PNG, stored by the activity (never in a Temporal payload). */
+  screenshot: { png: Uint8Array; width: number; height: number };
+  /** Response headers of the final document, lower-case names; repeated headers joined by ", " (set-cookie by "\n"). */
+  headers: Record<string, string>;
+  /** Browser mode with `capture_network` only. */
+  network: NetworkEntry[];
 }
+
+type Assert<T extends true> = T;
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+/** Compile-time: ScrapeOutputTypes names exactly the declared output fields. */
+export type ScrapeOutputTypesMatchTheDeclaration = Assert<SameKeys<ScrapeOutputTypes, Record<ScrapeOutputField, unknown>>>;
+
+/** The output fields the declaration makes optional (all but `headers`). */
+type OptionalOutputField = { [K in ScrapeOutputField]-?: undefined extends DeclaredOutputs[K] ? K : never }[ScrapeOutputField];
+
+/** An engine's output: each declared field with its exact type, optional where the declaration says so. */
+export type ScrapeOutputs = { [K in Exclude<ScrapeOutputField, OptionalOutputField>]: ScrapeOutputTypes[K] } & { [K in OptionalOutputField]?: ScrapeOutputTypes[K] };
 
 /** The format fields of a result, named after the formats. */
-export interface FormatOutputs {
-  rawHtml?: string;
-  html?: string;
-  markdown?: string;
-  text?: string;
-  links?: PageLink[];
-  metadata?: PageMetadata;
-}
+export type FormatOutputs = Pick<ScrapeOutputs, 'rawHtml' | 'html' | 'markdown' | 'text' | 'links' | 'metadata'>;
 
-export interface ScrapeResult extends FormatOutputs {
+/** What an engine returns: the page's own fields, then its output (scrape/result.ts). */
+export type ScrapeResult = {
   /** The URL that was asked for. */
   url: string;
   /** The URL after redirects. */
@@ -108,20 +138,7 @@ export interface ScrapeResult extends FormatOutputs {
   status: number;
   mode: ScrapeMode;
   elapsed_ms: number;
-  /** Response headers of the final document, lower-case names; repeated headers joined by ", " (set-cookie by "\n"). */
-  headers: Record<string, string>;
-  /**
-   * Without `formats`: the document as received / rendered, present when no selectors were given.
-   * With `formats` naming `html`: the cleaned content (docs/scraping.md "Output formats").
-   */
-  html?: string;
-  /** One entry per requested selector, in request order, present when selectors were given. */
-  data?: SelectorResult[];
-  /** Browser mode with `capture_network` only. */
-  network?: NetworkEntry[];
-  /** Browser mode with a screenshot format: the PNG, stored by the activity (never in a Temporal payload). */
-  screenshot?: { png: Uint8Array; width: number; height: number };
-}
+} & ScrapeOutputs;
 
 /** browser only: the `page.goto` event a scrape waits for before it reads the page. */
 export const WAIT_UNTIL_VALUES = ['load', 'domcontentloaded', 'networkidle', 'commit'] as const;
@@ -132,16 +149,11 @@ export const BLOCKABLE_RESOURCE_TYPES = ['image', 'media', 'font', 'stylesheet']
 export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
 
 
-/** The stored result of a successful scrape (scrape_run.result; GET /webhook/runs/:id shows it). */
-export interface StoredResult extends FormatOutputs {
-  final_url: string;
-  status: number;
-  headers: Record<string, string>;
-  html?: string;
-  data?: unknown[];
-  network?: unknown[];
-  screenshot?: ScreenshotRef;
-}
+/**
+ * The stored result of a successful scrape (scrape_run.result; GET /webhook/runs/:id shows it):
+ * where it ended and every output field, the screenshot as its reference.
+ */
+export type StoredResult = Pick<ScrapeResult, 'final_url' | 'status'> & Omit<ScrapeOutputs, 'screenshot'> & { screenshot?: ScreenshotRef };
 
 /** Per-call options shared by both engines' `scrape(req, opts)`. */
 export interface ScrapeCallOptions {

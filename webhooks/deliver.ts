@@ -6,7 +6,7 @@
  */
 import { Agent, request } from 'undici';
 import type { Database } from '../platform/db';
-import { AppError } from '../platform/errors';
+import { AppError, type ErrorCode } from '../platform/errors';
 import { FIRECRAWL_SIGNATURE_HEADER, decryptSecret, encryptSecret, firecrawlSignature, generateSigningSecret, signatureHeader, SIGNATURE_HEADER } from './signing';
 import type { WebhookGuard, WebhookSettings } from './settings';
 
@@ -17,7 +17,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export type AttemptOutcome =
   | { ok: true; statusCode: number }
   /** `final`: no retry can help (the URL is refused by the guard, the endpoint was deleted). */
-  | { ok: false; final: boolean; code: string; message: string; statusCode?: number };
+  | { ok: false; final: boolean; code: ErrorCode; message: string; statusCode?: number };
 
 /** The account's secret for per-request webhooks, created on first use. */
 export async function accountSecret(db: Database, key: Buffer, userId: string): Promise<string> {

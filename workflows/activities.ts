@@ -7,6 +7,7 @@
 import type { CreditChange, DebitInput, RefundInput } from '../accounts/credit';
 import type { ScrapeRequestPayload } from '../scrape/request';
 import type { WebhookEventSource } from '../webhooks/types';
+import type { ErrorCode } from '../platform/errors';
 import type {
   ChargePeriodInput,
   CrawlEndStatus,
@@ -50,14 +51,14 @@ export interface ScrapeActivityInput {
 
 export interface FailedScrape {
   runId: string;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
 export interface FinishScrapeRunInput {
   runId: string;
   status: 'succeeded' | 'failed' | 'cancelled';
-  error?: { code: string; message: string };
+  error?: { code: ErrorCode; message: string };
   refunded?: boolean;
 }
 

@@ -4,7 +4,7 @@
  */
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequestPayload } from '../scrape/request';
-import type { WebhookSpec } from '../webhooks/spec';
+import type { ErrorCode } from '../platform/errors';
 import type { WebhookRetry } from '../webhooks/types';
 import type { MapOptions } from '../crawl/map-request';
 
@@ -70,7 +70,7 @@ export interface ScrapeWorkflowInput {
 /** Small on purpose: the scraped content is stored in PostgreSQL (scrape_run.result), not in history. */
 export type ScrapeWorkflowOutput =
   | { status: 'succeeded'; httpStatus: number }
-  | { status: 'failed'; code: string; message: string };
+  | { status: 'failed'; code: ErrorCode; message: string };
 
 /** What the scrape activity returns through Temporal (the content itself went to PostgreSQL). */
 export interface ScrapeActivityOutput {
@@ -168,129 +168,11 @@ export interface ScrapeBatchWorkflowOutput {
 /** The first attempt of each http scrape of a batch, done by one local activity. */
 export type FirstAttemptOutcome =
   | { runId: string; status: 'succeeded' }
-  | { runId: string; status: 'failed'; code: string; message: string; retryable: boolean };
+  | { runId: string; status: 'failed'; code: ErrorCode; message: string; retryable: boolean };
 
-// ---------------------------------------------------------------- flows
+// ---------------------------------------------------------------- flows (flow-definitions.ts)
 
-export type FlowNodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
-export type FlowRunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-
-/**
- * The flow node types, declared once. Each is a file in workflows/flow-nodes/ and a line in the
- * two registries typed over these names (FLOW_NODE_KINDS there, FLOW_NODE_PRICING in
- * api/schemas/flow-nodes.ts).
- */
-export const FLOW_NODE_TYPES = ['scrape', 'foreach', 'delay', 'webhook'] as const;
-export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
-
-export interface FlowNodeDefinition {
-  id: string;
-  type: FlowNodeType;
-  config: Record<string, unknown>;
-  needs: string[];
-}
-
-export interface FlowWorkflowInput {
-  flowRunId: string;
-  flowId: string;
-  flowVersion: number;
-  userId: string;
-  apiKeyId: string | null;
-  /** The definition this run executes (a snapshot: editing the flow never changes a run). */
-  nodes: FlowNodeDefinition[];
-  browserQueue: string;
-  /**
-   * Emit `flow.run.completed` / `flow.run.failed` when the run ends (docs/webhooks.md): to this
-   * request's own webhook, if any, and the account's endpoints. Absent (runs started before): none.
-   */
-  events?: { webhook?: WebhookSpec };
-}
-
-export interface FlowNodeError {
-  code: string;
-  message: string;
-}
-
-/** A node's state, as the `flowRunState` query answers and flow_run_node stores it. */
-export interface FlowNodeState {
-  status: FlowNodeStatus;
-  attempts: number;
-  credits: number;
-  output?: unknown;
-  error?: FlowNodeError;
-  items?: ForeachSummary;
-}
-
-export interface FlowRunState {
-  status: FlowRunStatus;
-  nodes: Record<string, FlowNodeState>;
-}
-
-/** A run with failed nodes fails its workflow (ApplicationFailure NODE_FAILED, details `{ failedNodes }`). */
-export type FlowWorkflowOutput = { status: 'succeeded' | 'failed'; failedNodes: string[] };
-
-/** What a scrape node exposes to later nodes' placeholders (the full result stays in scrape_run). */
-export interface FlowScrapeOutput {
-  url: string;
-  final_url: string;
-  status: number | null;
-  data?: unknown[];
-  /** The document when the request had no selectors, up to FLOW_HTML_OUTPUT_LIMIT characters. */
-  html?: string;
-  html_truncated?: boolean;
-}
-
-/** Characters of a selector-less scrape's HTML carried into the flow (its history and placeholders). */
-export const FLOW_HTML_OUTPUT_LIMIT = 64 * 1024;
-
-export interface ForeachItemFailure {
-  index: number;
-  code: string;
-  message: string;
-}
-
-/** A foreach node's output: counts and the first failures (each item's content is in scrape_run). */
-export interface ForeachSummary {
-  total: number;
-  succeeded: number;
-  failed: number;
-  /** The first MAX_REPORTED_ITEM_FAILURES failures, by index. */
-  failures: ForeachItemFailure[];
-}
-
-export const MAX_REPORTED_ITEM_FAILURES = 100;
-/** Items one foreach execution handles before it continues as new (keeps each history small). */
-export const FOREACH_ITEMS_PER_EXECUTION = 100;
-
-export interface ForeachWorkflowInput {
-  flowRunId: string;
-  flowRunWorkflowId: string;
-  nodeId: string;
-  userId: string;
-  apiKeyId: string | null;
-  items: unknown[];
-  /** The request with `{{ item... }}` placeholders still in it (`{{ nodes... }}` already resolved). */
-  request: Record<string, unknown>;
-  concurrency: number;
-  browserQueue: string;
-  /** Continue-as-new state: where this execution starts and what the earlier ones counted. */
-  nextIndex: number;
-  summary: ForeachSummary;
-}
-
-/** One scrape of a flow (a scrape node, or one item of a foreach). */
-export interface FlowScrapeInput {
-  scrapeRunId: string;
-  flowRunId: string;
-  flowRunWorkflowId: string;
-  nodeId: string;
-  itemIndex?: number;
-  userId: string;
-  apiKeyId: string | null;
-  /** Rendered but not yet validated: the prepare activity parses it with the API's schema. */
-  request: Record<string, unknown>;
-  browserQueue: string;
-}
+export * from './flow-definitions';
 
 
 export interface SubscriptionRefillInput {
@@ -408,4 +290,4 @@ export interface CrawlFrontierClaim {
 
 export type CrawlPageOutcome =
   | { status: 'succeeded'; httpStatus: number }
-  | { status: 'failed'; code: string; message: string };
+  | { status: 'failed'; code: ErrorCode; message: string };

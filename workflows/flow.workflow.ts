@@ -44,7 +44,7 @@ import {
 } from './definitions';
 import { PlaceholderError, resolvePlaceholders, topologicalLevels } from './flow-dag';
 import { FLOW_NODE_KINDS, type FlowNodeKind, type NodeRunContext, type Rendered, type ScrapeOutcome } from './flow-nodes';
-import { describeFailure, runScrapeSteps } from './scrape.workflow';
+import { describeFailure, runScrapeSteps } from './scrape-steps';
 import { emitWebhookEvents } from './webhook.workflow';
 import type { ResolveScope } from './flow-nodes/kind';
 
@@ -93,7 +93,7 @@ async function runFlowScrape(input: FlowScrapeInput): Promise<ScrapeOutcome> {
   });
   const described = await bookkeeping.describeFlowScrape({ scrapeRunId: input.scrapeRunId });
   if (outcome.status === 'succeeded' && described.output) return { ok: true, output: described.output, attempts: described.attempts, credits: described.credits };
-  const error = outcome.status === 'failed' ? { code: outcome.code, message: outcome.message } : { code: 'SCRAPE_FAILED', message: 'the scrape left no result' };
+  const error: FlowNodeError = outcome.status === 'failed' ? { code: outcome.code, message: outcome.message } : { code: 'SCRAPE_FAILED', message: 'the scrape left no result' };
   return { ok: false, error, attempts: described.attempts, credits: described.credits };
 }
 
@@ -226,7 +226,7 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
     .filter(([, n]) => n.status === 'failed')
     .map(([id]) => id);
   state.status = failedNodes.length ? 'failed' : 'succeeded';
-  const error = { code: 'NODE_FAILED', message: `failed nodes: ${failedNodes.join(', ')}` };
+  const error: FlowNodeError = { code: 'NODE_FAILED', message: `failed nodes: ${failedNodes.join(', ')}` };
   await bookkeeping.recordFlowRun({ flowRunId: input.flowRunId, status: state.status, ...(failedNodes.length ? { error } : {}) });
   // flow.run.completed / flow.run.failed (docs/webhooks.md); runs started before have no `events`.
   if (input.events) await emitWebhookEvents([{ kind: 'flow_run', id: input.flowRunId, ...(input.events.webhook ? { webhook: input.events.webhook } : {}) }]);

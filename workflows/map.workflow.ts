@@ -2,7 +2,7 @@ import { CancellationScope, isCancellation, proxyLocalActivities } from '@tempor
 import type { Activities } from './activities';
 import { NON_RETRYABLE_CODES } from '../platform/errors';
 import { type MapWorkflowInput, type MapWorkflowOutput, SCRAPE_SCHEDULE_TO_CLOSE_MS } from './definitions';
-import { describeFailure, scrapeRetryPolicy } from './scrape.workflow';
+import { describeFailure, scrapeRetryPolicy } from './scrape-steps';
 
 /** Bookkeeping (refund and record a failed map, or a cancelled one): retried until the database answers. */
 const bookkeeping = proxyLocalActivities<Activities>({

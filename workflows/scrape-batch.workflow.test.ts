@@ -12,6 +12,7 @@ import { testEnv } from '../test/helpers/env';
 import { SEARCH_ATTRIBUTE_KEYS } from '../api/scrape-dispatch';
 import { LANE_MAX_RUNS, SCRAPE_SCHEDULE_TO_CLOSE_MS, type ScrapeBatchWorkflowInput, type ScrapeJob, scrapeLaneSignalName } from './definitions';
 import type { FailedScrape } from './activities';
+import { scrapeBatchWorkflow, scrapeLaneWorkflow } from './scrape.workflow';
 
 describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server binary)', () => {
   let env: TestWorkflowEnvironment;
@@ -53,7 +54,7 @@ describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server bin
   async function run(jobs: ScrapeJob[]) {
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('./index'), activities });
     const input: ScrapeBatchWorkflowInput = { scrapes: jobs, browserQueue: taskQueue, renderLocally: true };
-    return worker.runUntil(env.client.workflow.execute('scrapeBatchWorkflow', { taskQueue, workflowId: `scrape-${jobs[0]!.runId}`, args: [input] }));
+    return worker.runUntil(env.client.workflow.execute(scrapeBatchWorkflow, { taskQueue, workflowId: `scrape-${jobs[0]!.runId}`, args: [input] }));
   }
 
   it('renders each page as a local activity within what is left of the 50 s', async () => {
@@ -90,7 +91,7 @@ describe('scrapeBatchWorkflow on the browser queue (real Temporal dev server bin
     const rendersBefore = renders.length;
     const settledBefore = settled.length;
     await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start('scrapeLaneWorkflow', { taskQueue, workflowId: `scrape-lane-test-${randomUUID()}`, args: [batch(first)] });
+      const handle = await env.client.workflow.start(scrapeLaneWorkflow, { taskQueue, workflowId: `scrape-lane-test-${randomUUID()}`, args: [batch(first)] });
       await handle.signal(scrapeLaneSignalName, batch(second));
       await handle.signal(scrapeLaneSignalName, batch([first[0]!, last, overflow]));
       await handle.result();

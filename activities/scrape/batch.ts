@@ -9,6 +9,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { errorCodeOr } from '../../platform/errors';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
 import type { Engines } from '../../scrape/engine-implementations';
 import { type ScrapeActivityDeps, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
@@ -37,7 +38,7 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { engines
             return { runId: job.runId, status: 'succeeded' };
           } catch (error) {
             const failure = toFailure(error);
-            return { runId: job.runId, status: 'failed', code: failure.type ?? 'SCRAPE_FAILED', message: failure.message, retryable: !failure.nonRetryable };
+            return { runId: job.runId, status: 'failed', code: errorCodeOr(failure.type, 'SCRAPE_FAILED'), message: failure.message, retryable: !failure.nonRetryable };
           }
         }),
       );

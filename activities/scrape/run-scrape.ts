@@ -2,13 +2,14 @@ import type { FailedScrape, FinishScrapeRunInput, ScrapeActivityInput } from '..
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../accounts/credit';
 import type { Database } from '../../platform/db';
-import { AppError, ERRORS } from '../../platform/errors';
+import { AppError, ERRORS, errorCodeOr } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { WorkerMetrics } from '../../platform/metrics';
 import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
 import type { RunningAttempts } from '../../scrape/running-attempts';
 import type { FinishedRun, ScrapeRunStore } from '../../scrape/runs';
 import type { StoredResult } from '../../scrape/types';
+import { SCRAPE_OUTPUT_FIELDS } from '../../scrape/result';
 import { type SqlClient, untilDatabaseAnswers } from '../../platform/sql';
 import { type ScrapeActivityOutput, defaultAttemptTimeoutMs } from '../../workflows/definitions';
 import type { Blacklist } from '../../scrape/blacklist';
@@ -125,12 +126,13 @@ async function startAttempt(
 
 /**
  * What the run keeps of an engine's result (scrape_run.result, PostgreSQL, never a Temporal
- * payload): the fields as the engine gave them, the screenshot's PNG in scrape_screenshot and
- * its reference in the result.
+ * payload): where it ended and every output field scrape/result.ts declares, as the engine gave
+ * them; the screenshot's PNG in scrape_screenshot and its reference in the result.
  */
-async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
-  const { final_url, status, headers, html, data, network, rawHtml, markdown, text, links, metadata, screenshot } = result;
-  const stored: StoredResult = { final_url, status, headers, html, data, network, rawHtml, markdown, text, links, metadata };
+export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
+  const { final_url, status, headers, screenshot } = result;
+  const stored: StoredResult = { final_url, status, headers };
+  for (const field of SCRAPE_OUTPUT_FIELDS) if (field !== 'screenshot') Object.assign(stored, { [field]: result[field] });
   if (screenshot) {
     await deps.runs.saveScreenshot(runId, screenshot.png, screenshot.width, screenshot.height);
     stored.screenshot = { url: `/webhook/runs/${runId}/screenshot`, width: screenshot.width, height: screenshot.height, bytes: screenshot.png.byteLength };
@@ -145,7 +147,7 @@ function outcomeOfFinished(run: FinishedRun): ScrapeActivityOutput {
     return { httpStatus: run.httpStatus ?? stored.status ?? 0, finalUrl: stored.final_url ?? run.url, elapsedMs: run.elapsedMs ?? 0 };
   }
   const error = (run.error ?? {}) as { code?: string; message?: string };
-  throw ApplicationFailure.nonRetryable(error.message ?? `the run is ${run.status}`, error.code ?? 'SCRAPE_FAILED');
+  throw ApplicationFailure.nonRetryable(error.message ?? `the run is ${run.status}`, errorCodeOr(error.code, 'SCRAPE_FAILED'));
 }
 
 /**
@@ -201,7 +203,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   } catch (error) {
     // Stopped by a cancel of the run: final, the run is already recorded cancelled (and refunded).
     const failure = running?.cancelled() ? ApplicationFailure.nonRetryable('the run was cancelled', 'CANCELLED') : toFailure(error);
-    const outcome = failure.type ?? 'SCRAPE_FAILED';
+    const outcome = errorCodeOr(failure.type, 'SCRAPE_FAILED');
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
     if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR')) {

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { workflowIds } from '../../workflows/definitions';
+import { echoWorkflow } from '../../workflows/echo.workflow';
 import { awaitWorkflow } from '../await-workflow';
 import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { parseBody } from '../../platform/validate';
@@ -32,7 +33,7 @@ export function diagnosticsRouteTable(deps: AppDeps): Route[] {
       handler: async ({ body: input }) => {
         const client = await deps.temporal.get();
         const id = randomUUID();
-        const handle = await client.workflow.start('echoWorkflow', {
+        const handle = await client.workflow.start(echoWorkflow, {
           taskQueue: deps.queues.main,
           workflowId: workflowIds.echo(id),
           args: [input],

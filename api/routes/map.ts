@@ -14,6 +14,7 @@ import { MAP_PRICE, MAP_RETRY_COUNT, type MapRequest, mapOptionsOf, mapRequestSc
 import { scrapeRequestSchema } from '../../scrape/request';
 import type { StoredResult } from '../../scrape/types';
 import { type MapWorkflowInput, workflowIds } from '../../workflows/definitions';
+import { mapWorkflow } from '../../workflows/map.workflow';
 import type { AuthContext } from '../middleware/auth';
 import { type Reply, type Route, reply, route, unprocessable } from '../route-table';
 import { SEARCH_ATTRIBUTE_KEYS } from '../scrape-dispatch';
@@ -65,7 +66,7 @@ export async function startMap(deps: AppDeps, runs: ReturnType<typeof createScra
   try {
     const input: MapWorkflowInput = { job: { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost: MAP_PRICE, request: payload, acceptedAt }, map: mapOptionsOf(request) };
     const client = await deps.temporal.get();
-    await client.workflow.start('mapWorkflow', {
+    await client.workflow.start(mapWorkflow, {
       taskQueue: deps.queues.sync,
       workflowId,
       args: [input],

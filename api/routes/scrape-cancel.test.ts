@@ -16,6 +16,7 @@ import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { parseScrapeRequest } from '../../scrape/request';
 import { type ScrapeBatchWorkflowInput, type ScrapeJob, taskQueues } from '../../workflows/definitions';
+import { scrapeLaneWorkflow } from '../../workflows/scrape.workflow';
 
 jest.setTimeout(180_000);
 
@@ -134,7 +135,7 @@ describe('POST /webhook/runs/:id/cancel', () => {
     }
     const holdsBefore = holdCount();
     const input: ScrapeBatchWorkflowInput = { scrapes: [a, b], browserQueue: queues.browser };
-    const lane = await temporal.workflow.start('scrapeLaneWorkflow', { taskQueue: queues.sync, workflowId: laneId, args: [input] });
+    const lane = await temporal.workflow.start(scrapeLaneWorkflow, { taskQueue: queues.sync, workflowId: laneId, args: [input] });
     await waitFor('both runs debited and their pages requested', async () =>
       (await rowOf(a.runId)).status === 'running' && (await rowOf(b.runId)).status === 'running' && holdCount() >= holdsBefore + 2 && (await ledgerFor(owner, b.runId)).length === 1,
     );

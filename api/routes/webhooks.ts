@@ -19,6 +19,7 @@ import { accountSecret } from '../../webhooks/deliver';
 import { encryptSecret, generateSigningSecret } from '../../webhooks/signing';
 import { WEBHOOK_EVENT_TYPES, webhookEventsSchema, webhookUrlSchema } from '../../webhooks/spec';
 import { type WebhookDeliveryWorkflowInput, workflowIds } from '../../workflows/definitions';
+import { webhookDeliveryWorkflow } from '../../workflows/webhook.workflow';
 import { ownedBy } from '../ownership';
 import { type Route, badRequest, reply, route, unprocessable } from '../route-table';
 import { listQuery } from '../schemas/account-functions';
@@ -133,7 +134,7 @@ function webhookRouteContext(deps: AppDeps) {
     const { id } = await createRedelivery(db, deliveryId);
     const client = await deps.temporal.get();
     const input: WebhookDeliveryWorkflowInput = { deliveryId: id, retry: webhooks.settings.retry };
-    await client.workflow.start('webhookDeliveryWorkflow', { taskQueue: deps.queues.main, workflowId: workflowIds.webhookDelivery(id), args: [input] });
+    await client.workflow.start(webhookDeliveryWorkflow, { taskQueue: deps.queues.main, workflowId: workflowIds.webhookDelivery(id), args: [input] });
     const [body] = await deliveryBodies(db, [await db.webhookDelivery.findUniqueOrThrow({ where: { id } })]);
     return reply(202, body);
   }

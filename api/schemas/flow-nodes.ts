@@ -1,6 +1,6 @@
 /**
  * The API side's registry of flow node types: what each costs at least before a run starts
- * (402 below the sum). One line per type, typed over the declared names (workflows/definitions.ts
+ * (402 below the sum). One line per type, typed over the declared names (workflows/flow-definitions.ts
  * FLOW_NODE_TYPES); the types' config rules and runners are their files in workflows/flow-nodes/.
  */
 import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SCRAPE_MODES } from '../../scrape/engines';
+import { scrapeOutputSchema } from '../../scrape/result';
 import { ERROR_CODES } from '../../platform/errors';
 
 const time = z.iso.datetime();
@@ -19,17 +20,9 @@ export const errorBodySchema = z
   })
   .meta({ id: 'ErrorBody', description: 'The standard error body; extra fields (id, links, remaining, cost, dependency) depend on the code.' });
 
-/** One selector's matches: `all: false` gives at most one (docs/scraping.md, "Selector results"). */
-export const selectorResultSchema = z
-  .looseObject({
-    selector: z.string(),
-    name: z.string().optional(),
-    results: z.array(z.looseObject({ text: z.string(), html: z.string(), attributes: z.record(z.string(), z.string()) })),
-  })
-  .meta({ id: 'SelectorResult' });
-
 export const linksSchema = z.looseObject({ self: z.string() });
 
+/** A finished run's body: the run's own fields around the scrape's output, declared once in scrape/result.ts. */
 export const runResultSchema = z
   .looseObject({
     id: z.string(),
@@ -39,30 +32,7 @@ export const runResultSchema = z
     mode: z.enum(SCRAPE_MODES),
     elapsed_ms: z.int().nullable(),
     attempts: z.int(),
-    // One entry per selector, in the request's order (scrape/types.ts, SelectorResult).
-    data: z.array(selectorResultSchema).optional(),
-    // Without `formats`: the document; with `formats` naming html: the cleaned content (docs/scraping.md).
-    html: z.string().optional(),
-    rawHtml: z.string().optional(),
-    markdown: z.string().optional(),
-    text: z.string().optional(),
-    links: z.array(z.object({ url: z.string(), text: z.string(), rel: z.string().nullable() })).optional(),
-    metadata: z
-      .looseObject({
-        title: z.string().nullable(),
-        description: z.string().nullable(),
-        language: z.string().nullable(),
-        canonical: z.string().nullable(),
-        favicon: z.string().nullable(),
-        published_time: z.string().nullable(),
-        status: z.int(),
-        content_type: z.string().nullable(),
-        final_url: z.string(),
-      })
-      .optional(),
-    screenshot: z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() }).optional(),
-    headers: z.record(z.string(), z.unknown()),
-    network: z.array(z.unknown()).optional(),
+    ...scrapeOutputSchema.shape,
     credits: z.object({ cost: z.int(), remaining: z.int() }),
   })
   .meta({ id: 'ScrapeResult' });

@@ -33,6 +33,7 @@ import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/runtim
 import { type HistoryJson, historyToJson, readHistories } from '../../workers/workflow-replay';
 import { parseScrapeRequest } from '../../scrape/request';
 import { type ScrapeWorkflowInput, taskQueues, workflowIds } from '../../workflows/definitions';
+import { scrapeWorkflow } from '../../workflows/scrape.workflow';
 import { type CrawlSite, startCrawlSite } from '../fixtures/crawl-site';
 import { type FixtureServer, startFixtureServer } from '../fixtures/server';
 import { type TestAccount, createAccount, setBalance, sql } from '../helpers/accounts';
@@ -269,7 +270,7 @@ const SCENARIOS: Scenario[] = [
       ]);
       const queues = taskQueues(ctx.stack.env.TASK_QUEUE_PREFIX);
       const input: ScrapeWorkflowInput = { runId, userId: ctx.account.userId, apiKeyId: ctx.account.apiKeyId, cost: 1, request, browserQueue: queues.browser };
-      const outcome = (await ctx.client.workflow.execute('scrapeWorkflow', { taskQueue: queues.sync, workflowId, args: [input] })) as Json;
+      const outcome = await ctx.client.workflow.execute(scrapeWorkflow, { taskQueue: queues.sync, workflowId, args: [input] });
       if (outcome.status !== 'succeeded') throw new Error(`the standalone scrape ended ${JSON.stringify(outcome)}`);
       return [{ name: 'scrapeWorkflow.standalone-retried', workflowId, covers: { 'patch:scrape-local-activities-v1': 1, 'local-activity:debitCredit': 1, 'local-activity:fetchPage': 1, 'end:completed': 1 } }];
     },

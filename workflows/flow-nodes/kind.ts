@@ -2,7 +2,7 @@
  * What a flow node type is: its config rules (checked by the API when a flow is saved) and its
  * runner (run by the flow workflow). Each type is one file in this folder; the registries list
  * them: `FLOW_NODE_KINDS` here (./index.ts), the API's pricing in api/schemas/flow-nodes.ts,
- * both typed over `FlowNodeType` (workflows/definitions.ts), so the compiler names every slot a
+ * both typed over `FlowNodeType` (workflows/flow-definitions.ts), so the compiler names every slot a
  * new type must fill.
  *
  * Pure: no Temporal import. What a runner does in the workflow (timers, activities, child
