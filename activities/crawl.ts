@@ -27,6 +27,7 @@ import type { Database } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { WorkerMetrics } from '../platform/metrics';
 import type { ProxyRotation } from '../scrape/proxies';
+import type { ScrapeRunStore } from '../scrape/runs';
 import type { StoredResult } from '../scrape/types';
 import { type CrawlEndStatus, type CrawlFrontierClaim, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, crawlEventSubjects } from '../workflows/definitions';
 import type { HttpEngine } from '../scrape/http/engine';
@@ -41,6 +42,8 @@ export interface CrawlActivityDeps {
   blacklist: Blacklist;
   proxies?: ProxyRotation;
   proxySticky?: boolean;
+  /** The scrape_run row's owner: a cancelled crawl's unfinished runs are closed through it. */
+  runs: Pick<ScrapeRunStore, 'cancelUnfinished'>;
   /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS (defaults: 30 s, 30 min). */
   crawlRobots?: { retryMs: number; giveUpMs: number };
 }
@@ -400,10 +403,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       // Pages a claim took as the cancel arrived, which the workflow never ran.
       const claimedOnly = await store.failClaimedPages(input.crawlId, error);
       // Runs that never reached their scrape (waiting for their origin's turn, or never launched) are closed too.
-      await deps.db.scrapeRun.updateMany({
-        where: { id: { in: [...input.runIds, ...claimedOnly] }, status: { in: ['queued', 'running'] } },
-        data: { status: 'cancelled', error: { ...error, refunded: false }, finishedAt: new Date() },
-      });
+      await deps.runs.cancelUnfinished([...input.runIds, ...claimedOnly], error);
     },
   };
 }

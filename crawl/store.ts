@@ -4,9 +4,12 @@
  * per crawl whatever finds it twice) and `crawl_host` (robots.txt of each origin, fetched once).
  * Every transition is guarded (`… WHERE status = …`), so a retried activity or a replayed
  * workflow changes nothing twice. Each claimed page is an ordinary `scrape_run` row (workflowId
- * `crawl-<id>`), recorded in the same transaction as the claim.
+ * `crawl-<id>`), recorded in the same transaction as the claim by its own store (scrape/runs.ts).
  */
 import type { Database } from '../platform/db';
+import { type PageRunTemplate, recordClaimedPageRuns } from '../scrape/runs';
+
+export type { PageRunTemplate } from '../scrape/runs';
 
 export type CrawlKind = 'crawl' | 'batch';
 export type CrawlStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'credit_exhausted';
@@ -62,17 +65,6 @@ export interface CrawlPageRow {
   runId: string | null;
   httpStatus: number | null;
   error: unknown;
-}
-
-/** The scrape_run row of a claimed page: what the scrape route would record for it. */
-export interface PageRunTemplate {
-  userId: string;
-  apiKeyId: string | null;
-  workflowId: string;
-  mode: string;
-  cost: number;
-  /** The page request without `url` (set per page). */
-  request: Record<string, unknown>;
 }
 
 const CRAWL_COLUMNS = `id, "userId", "apiKeyId", kind, status, request, "workflowId", "pageCost", resumes, error, "createdAt", "startedAt", "finishedAt"`;
@@ -252,22 +244,7 @@ export function createCrawlStore(db: Database) {
             [...hold.avoid],
             hold.robots,
           );
-          if (claimed.length) {
-            await tx.$queryRawUnsafe(
-              `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost)
-               SELECT t.id, $2, $3, $4, $5, t.url, ($6::jsonb || jsonb_build_object('url', t.url)), $7
-               FROM unnest($1::text[], $8::text[]) AS t(id, url)
-               ON CONFLICT (id) DO NOTHING`,
-              claimed.map((p) => p.runId),
-              run.userId,
-              run.apiKeyId,
-              run.workflowId,
-              run.mode,
-              JSON.stringify(run.request),
-              run.cost,
-              claimed.map((p) => p.url),
-            );
-          }
+          await recordClaimedPageRuns(tx, claimed, run);
           held.push(...claimed);
         }
         return held.map((p) => ({ ...p, seq: Number(p.seq) })).sort((a, b) => a.seq - b.seq);
