@@ -16,263 +16,27 @@
  *                    by the table, up to `limit`.
  *   requeueCrawlPage – credit ran out at the page's debit: the page goes back to the frontier.
  *   closeCrawl / cancelCrawl – the job's end.
+ *
+ * In crawl/: deps.ts (dependencies, shared limits), robots.ts (robots.txt per origin),
+ * frontier.ts (seeds, new pages, claims), events.ts (webhook events).
  */
-import { Context } from '@temporalio/activity';
-import { CRAWLER_USER_AGENT_TOKEN, DISALLOW_ALL, type RobotsRules, type RobotsVerdict, parseRobots, robotsFailure, robotsUrlOf, robotsVerdict } from '../crawl/robots';
-import { type DiscoveryDeps, discoverSitemapUrls, fetchRobots } from '../crawl/fetch';
-import { compileScope, normalizeUrl } from '../crawl/url';
-import type { CrawlJobRequest } from '../crawl/job-request';
-import { type CrawlHostRow, type CrawlRow, type CrawlStore, type FrontierHold, type NewPage, createCrawlStore } from '../crawl/store';
-import type { Database } from '../platform/db';
-import type { Logger } from '../platform/logger';
-import type { WorkerMetrics } from '../platform/metrics';
-import type { ProxyRotation } from '../scrape/proxies';
+import { normalizeUrl } from '../crawl/url';
+import { type CrawlRow, type CrawlStore, createCrawlStore } from '../crawl/store';
 import type { StoredResult } from '../scrape/types';
-import { type CrawlEndStatus, type CrawlFrontierClaim, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, crawlEventSubjects } from '../workflows/definitions';
-import type { HttpEngine } from '../scrape/http/engine';
-import type { Blacklist } from '../scrape/blacklist';
+import type { CrawlEndStatus, CrawlFrontierClaim, CrawlPageClaim, CrawlPageOutcome, CrawlPlan } from '../workflows/definitions';
 import type { WebhookEventSource } from '../webhooks/types';
+import { type CrawlActivityDeps, MAX_LINKS_PER_PAGE, ROBOTS_RECHECKS_PER_CALL, jobOf } from './crawl/deps';
+import { countsEvent, pageEvent } from './crawl/events';
+import { createCrawlFrontier, holdsRobots, scopeOf } from './crawl/frontier';
+import { createCrawlRobots } from './crawl/robots';
 
-export interface CrawlActivityDeps {
-  db: Database;
-  logger: Logger;
-  metrics: WorkerMetrics;
-  httpEngine: HttpEngine;
-  blacklist: Blacklist;
-  proxies?: ProxyRotation;
-  proxySticky?: boolean;
-  /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS (defaults: 30 s, 30 min). */
-  crawlRobots?: { retryMs: number; giveUpMs: number };
-}
-
-/** The longest wait between two fetches of a robots.txt that cannot be read. */
-const ROBOTS_RETRY_MAX_MS = 5 * 60_000;
-
-/** robots.txt of held origins fetched again by one recheck at most (in parallel). */
-const ROBOTS_RECHECKS_PER_CALL = 8;
-
-/** What a crawl's rules say of an origin: its rules, or `held` (robots.txt not readable yet: its pages wait). */
-type HostRules = RobotsRules | 'held';
-
-/** Parsed robots rules kept per process (crawl|origin → rules); the text itself is in crawl_host. */
-const ROBOTS_CACHE_MAX = 1000;
-
-/** Links of one page considered (a page with more is read up to here). */
-const MAX_LINKS_PER_PAGE = 5000;
-
-const originOfUrl = (url: string) => new URL(url).origin;
-
-function jobOf(crawl: CrawlRow): CrawlJobRequest {
-  return crawl.request as CrawlJobRequest;
-}
-
-/** The effective politeness delay of an origin: the job's, or a larger robots.txt Crawl-delay when robots are respected. */
-function delayOf(job: CrawlJobRequest, crawlDelayMs: number | null | undefined): number {
-  const robots = job.kind === 'crawl' && job.respect_robots ? (crawlDelayMs ?? 0) : 0;
-  return Math.max(job.per_host_delay_ms, robots);
-}
+export type { CrawlActivityDeps } from './crawl/deps';
 
 export function createCrawlActivities(deps: CrawlActivityDeps) {
   const store: CrawlStore = createCrawlStore(deps.db);
-  const robotsCache = new Map<string, RobotsRules>();
-
-  const discovery = (crawlId: string): DiscoveryDeps => ({
-    httpEngine: deps.httpEngine,
-    blacklist: deps.blacklist,
-    ...(deps.proxies ? { proxies: deps.proxies, proxySticky: deps.proxySticky ?? false, proxyScope: `crawl:${crawlId}` } : {}),
-  });
-
-  const signal = (): AbortSignal | undefined => {
-    try {
-      return Context.current().cancellationSignal;
-    } catch {
-      return undefined;
-    }
-  };
-
-  const robotsRetryMs = deps.crawlRobots?.retryMs ?? 30_000;
-  const robotsGiveUpMs = deps.crawlRobots?.giveUpMs ?? 1_800_000;
-
-  /**
-   * GET robots.txt of an origin. A guard refusal (private, blacklisted) reads as "no robots.txt":
-   * nothing of the origin may be fetched anyway, and its pages fail on their own with the reason.
-   */
-  async function fetchRobotsOf(crawlId: string, origin: string): Promise<{ status: number | null; body: string | null; verdict: RobotsVerdict }> {
-    try {
-      const fetched = await fetchRobots(discovery(crawlId), origin, signal());
-      return { ...fetched, verdict: robotsVerdict(fetched) };
-    } catch (error) {
-      if (signal()?.aborted) throw error;
-      deps.logger.info({ crawlId, origin, err: error instanceof Error ? error.message : String(error) }, 'robots.txt refused');
-      return { status: null, body: null, verdict: 'allow-all' };
-    }
-  }
-
-  /** The rules a host's row stands for: held while robots.txt cannot be read; disallow all once given up on. */
-  function rulesOfRow(origin: string, row: CrawlHostRow): HostRules {
-    if (row.robotsRetryAt) return 'held';
-    if (row.robotsFailedSince) return DISALLOW_ALL;
-    return parseRobots(robotsUrlOf(origin), row.robots, CRAWLER_USER_AGENT_TOKEN);
-  }
-
-  /** The next wait before fetching an unreadable robots.txt again: as long as it has failed, at least CRAWL_ROBOTS_RETRY_MS, at most 5 min. */
-  const nextRetryMs = (failingForMs: number) => Math.min(Math.max(robotsRetryMs, failingForMs), Math.max(robotsRetryMs, ROBOTS_RETRY_MAX_MS));
-
-  /**
-   * A held origin's robots.txt fetched again. Readable now: the hold is lifted, and the pages it
-   * kept back that the rules disallow are skipped (they were added before the rules were known).
-   * Still not: held again (backing off), or, after CRAWL_ROBOTS_GIVE_UP_MS, given up on: its
-   * waiting pages are skipped and the host stays disallowed for the crawl.
-   */
-  async function fetchHeldRobots(crawl: CrawlRow, origin: string): Promise<void> {
-    const fetched = await fetchRobotsOf(crawl.id, origin);
-    if (fetched.verdict === 'unreachable') {
-      const row = await store.host(crawl.id, origin);
-      if (!row?.robotsRetryAt) return;
-      const failingForMs = Date.now() - (row.robotsFailedSince ?? new Date()).getTime();
-      if (failingForMs < robotsGiveUpMs) {
-        await store.robotsFetchedAgain(crawl.id, origin, { status: fetched.status, body: null, crawlDelayMs: null, retryInMs: nextRetryMs(failingForMs) });
-        deps.logger.info({ crawlId: crawl.id, origin, reason: robotsFailure(fetched.status) }, 'robots.txt still cannot be read; the host stays disallowed');
-        return;
-      }
-      if (!(await store.giveUpRobots(crawl.id, origin, fetched.status))) return;
-      const seconds = Math.round(failingForMs / 1000);
-      const skipped = await store.skipQueued(crawl.id, await store.queuedUrlsOf(crawl.id, origin), {
-        code: 'ROBOTS_DISALLOWED',
-        message: `robots.txt could not be read for ${seconds} s (${robotsFailure(fetched.status)}): RFC 9309 disallows the whole host then`,
-      });
-      deps.logger.info({ crawlId: crawl.id, origin, reason: robotsFailure(fetched.status), skipped }, 'robots.txt could not be read; the crawl gave up on the host');
-      return;
-    }
-    const rules = parseRobots(robotsUrlOf(origin), fetched.body, CRAWLER_USER_AGENT_TOKEN);
-    if (!(await store.robotsFetchedAgain(crawl.id, origin, { status: fetched.status, body: fetched.body, crawlDelayMs: rules.crawlDelayMs }))) return;
-    const disallowed = (await store.queuedUrlsOf(crawl.id, origin)).filter((url) => !rules.isAllowed(url));
-    const skipped = await store.skipQueued(crawl.id, disallowed, { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows this URL' });
-    deps.logger.info({ crawlId: crawl.id, origin, status: fetched.status, skipped }, 'robots.txt read after it could not be; its waiting pages go on');
-  }
-
-  /**
-   * An origin's robots rules: fetched once per crawl (crawl_host), parsed once per process. An
-   * origin whose robots.txt cannot be read is `held` (RFC 9309: disallow all until it can be read;
-   * docs/crawl.md "robots.txt"), and fetched again here when it is due (the next page of it met).
-   */
-  async function rulesOf(crawl: CrawlRow, origin: string): Promise<HostRules> {
-    const key = `${crawl.id}|${origin}`;
-    const cached = robotsCache.get(key);
-    if (cached) return cached;
-    let row = await store.host(crawl.id, origin);
-    if (!row) {
-      const fetched = await fetchRobotsOf(crawl.id, origin);
-      const readable = fetched.verdict !== 'unreachable';
-      const rules = parseRobots(robotsUrlOf(origin), fetched.body, CRAWLER_USER_AGENT_TOKEN);
-      await store.saveHost(crawl.id, origin, { status: fetched.status, body: fetched.body, crawlDelayMs: rules.crawlDelayMs, ...(readable ? {} : { retryInMs: robotsRetryMs }) });
-      if (!readable) deps.logger.info({ crawlId: crawl.id, origin, reason: robotsFailure(fetched.status) }, 'robots.txt cannot be read; the host is disallowed until it can be');
-      row = (await store.host(crawl.id, origin))!;
-    } else if (row.robotsDue) {
-      await fetchHeldRobots(crawl, origin);
-      row = (await store.host(crawl.id, origin))!;
-    }
-    const rules = rulesOfRow(origin, row);
-    // A held origin is not cached: it is read again until it can be.
-    if (rules !== 'held') {
-      if (robotsCache.size >= ROBOTS_CACHE_MAX) robotsCache.delete(robotsCache.keys().next().value!);
-      robotsCache.set(key, rules);
-    }
-    return rules;
-  }
-
-  /**
-   * Pages for `urls` at `depth`, when robots are respected: robots-disallowed ones recorded as
-   * skipped; those of a held origin queued (the claim keeps them back until its robots.txt is
-   * read, and they are judged then).
-   */
-  async function pagesFor(crawl: CrawlRow, urls: readonly string[], depth: number): Promise<NewPage[]> {
-    const job = jobOf(crawl);
-    const pages: NewPage[] = [];
-    for (const url of urls) {
-      if (job.kind === 'crawl' && job.respect_robots) {
-        const rules = await rulesOf(crawl, originOfUrl(url));
-        if (rules !== 'held' && !rules.isAllowed(url)) {
-          pages.push({ url, depth, skipped: { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows this URL' } });
-          continue;
-        }
-      }
-      pages.push({ url, depth });
-    }
-    return pages;
-  }
-
-  /** Whether the job's claims keep back the pages of origins whose robots.txt cannot be read. */
-  const holdsRobots = (job: CrawlJobRequest) => job.kind === 'crawl' && job.respect_robots;
-
-  /** Claims queued pages under `runIds` (crawl/store.ts `claim`), each with its origin's politeness delay. */
-  async function claimPages(crawl: CrawlRow, runIds: readonly string[], hold: FrontierHold): Promise<CrawlPageClaim[]> {
-    const job = jobOf(crawl);
-    const pages = await store.claim(
-      crawl.id,
-      runIds,
-      { userId: crawl.userId, apiKeyId: crawl.apiKeyId, workflowId: crawl.workflowId, mode: job.scrape.mode, cost: crawl.pageCost, request: job.scrape },
-      hold,
-    );
-    const origins = [...new Set(pages.map((p) => originOfUrl(p.url)))];
-    const hosts = new Map((await store.hosts(crawl.id, origins)).map((h) => [h.origin, h.crawlDelayMs]));
-    return pages.map((p) => {
-      const origin = originOfUrl(p.url);
-      return { runId: p.runId, url: p.url, depth: p.depth, origin, delayMs: delayOf(job, hosts.get(origin)) };
-    });
-  }
-
-  function scopeOf(job: Extract<CrawlJobRequest, { kind: 'crawl' }>) {
-    return compileScope({ startUrl: job.url, sameOrigin: job.same_origin, allowSubdomains: job.allow_subdomains, includePaths: job.include_paths, excludePaths: job.exclude_paths });
-  }
-
-  async function seed(crawl: CrawlRow): Promise<void> {
-    const job = jobOf(crawl);
-    if (job.kind === 'batch') {
-      await store.addPages(crawl.id, job.urls.map((url) => ({ url, depth: 0 })), job.urls.length);
-      return;
-    }
-    const origin = originOfUrl(job.url);
-    const inScope = scopeOf(job);
-    const urls: string[] = job.sitemap === 'only' ? [] : [job.url];
-    if (job.sitemap !== 'skip') {
-      // robots.txt names the sitemaps; fetched (once) even when its rules are not respected.
-      const rules = await rulesOf(crawl, origin);
-      // Unreadable robots.txt with its rules respected: the whole host is disallowed, the sitemaps
-      // too; the start URL waits for robots.txt (docs/crawl.md "robots.txt").
-      if (rules !== 'held' || !job.respect_robots) {
-        const found = await discoverSitemapUrls(discovery(crawl.id), origin, rules === 'held' ? [] : rules.sitemaps, job.limit, signal());
-        urls.push(...found.filter((url) => inScope(url).ok));
-      }
-    }
-    // `only` with an empty (or missing) sitemap: the start URL alone.
-    if (urls.length === 0) urls.push(job.url);
-    await store.addPages(crawl.id, await pagesFor(crawl, [...new Set(urls)], 0), job.limit);
-  }
-
-  async function countsEvent(crawl: CrawlRow, status: CrawlEndStatus): Promise<WebhookEventSource | null> {
-    const job = jobOf(crawl);
-    const type = status === 'completed' ? 'crawl.completed' : status === 'cancelled' ? null : 'crawl.failed';
-    if (!type) return null;
-    const [counts, credits] = await Promise.all([store.counts(crawl.id), store.credits(crawl.workflowId)]);
-    const data: Record<string, unknown> = {
-      object: 'crawl',
-      id: crawl.id,
-      kind: crawl.kind,
-      url: job.kind === 'crawl' ? job.url : null,
-      status,
-      total: counts.total,
-      completed: counts.completed,
-      failed: counts.failed,
-      skipped: counts.skipped,
-      credits,
-      ...(status === 'credit_exhausted' ? { error: { code: 'INSUFFICIENT_CREDIT', message: 'credit ran out; top up and POST /crawl/:id/resume' } } : {}),
-      ...(status === 'failed' ? { error: { code: 'SCRAPE_FAILED', message: 'no page could be fetched' } } : {}),
-      links: { self: `/crawl/${crawl.id}`, pages: `/crawl/${crawl.id}/pages` },
-      ...(job.webhook?.metadata ? { metadata: job.webhook.metadata } : {}),
-    };
-    return { kind: 'custom', userId: crawl.userId, type, subject: crawlEventSubjects.end(crawl.id, crawl.resumes), data, ...(job.webhook ? { webhook: job.webhook } : {}) };
-  }
+  const robots = createCrawlRobots(deps, store);
+  const { fetchHeldRobots } = robots;
+  const { pagesFor, claimPages, seed } = createCrawlFrontier(store, robots);
 
   async function mustCrawl(crawlId: string): Promise<CrawlRow> {
     const crawl = await store.byId(crawlId);
@@ -352,19 +116,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
           : await store.finishPage(input.runId, { status: 'failed', error: { code: outcome.code, message: outcome.message } });
       if (changed) deps.metrics.crawlPages.inc({ kind: crawl.kind, outcome: outcome.status });
       if (!input.events) return null;
-      const data: Record<string, unknown> = {
-        object: 'crawl_page',
-        crawl_id: crawl.id,
-        url: page.url,
-        depth: page.depth,
-        status: outcome.status,
-        run_id: input.runId,
-        http_status: outcome.status === 'succeeded' ? outcome.httpStatus : null,
-        ...(outcome.status === 'failed' ? { error: { code: outcome.code, message: outcome.message } } : {}),
-        links: { run: `/webhook/runs/${input.runId}`, crawl: `/crawl/${crawl.id}` },
-        ...(job.webhook?.metadata ? { metadata: job.webhook.metadata } : {}),
-      };
-      return { kind: 'custom', userId: crawl.userId, type: 'crawl.page', subject: crawlEventSubjects.page(crawl.id, input.runId), data, ...(job.webhook ? { webhook: job.webhook } : {}) };
+      return pageEvent(crawl, page, input.runId, outcome);
     },
 
     async requeueCrawlPage(input: { runId: string }): Promise<void> {
@@ -389,7 +141,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
         const now = await mustCrawl(crawl.id);
         status = now.status as CrawlEndStatus;
       }
-      return { status, event: input.events ? await countsEvent(await mustCrawl(crawl.id), status) : null };
+      return { status, event: input.events ? await countsEvent(store, await mustCrawl(crawl.id), status) : null };
     },
 
     /** A cancel: the job is recorded cancelled; pages caught in flight fail CANCELLED (what they spent stays spent), and their runs are closed. */
@@ -400,10 +152,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       // Pages a claim took as the cancel arrived, which the workflow never ran.
       const claimedOnly = await store.failClaimedPages(input.crawlId, error);
       // Runs that never reached their scrape (waiting for their origin's turn, or never launched) are closed too.
-      await deps.db.scrapeRun.updateMany({
-        where: { id: { in: [...input.runIds, ...claimedOnly] }, status: { in: ['queued', 'running'] } },
-        data: { status: 'cancelled', error: { ...error, refunded: false }, finishedAt: new Date() },
-      });
+      await deps.runs.cancelUnfinished([...input.runIds, ...claimedOnly], error);
     },
   };
 }

@@ -17,12 +17,15 @@ import { FLOW_HTML_OUTPUT_LIMIT, type FlowNodeError, type FlowRunStatus, type Fl
 import type { Blacklist } from '../scrape/blacklist';
 import type { HttpEngine } from '../scrape/http/engine';
 import type { ScrapeRequestPayload } from '../scrape/request';
+import type { ScrapeRunStore } from '../scrape/runs';
 
 export interface FlowActivityDeps {
   db: Database;
   logger: Logger;
   blacklist: Blacklist;
   httpEngine: HttpEngine;
+  /** The scrape_run row's owner: a flow's scrapes are recorded through it. */
+  runs: Pick<ScrapeRunStore, 'insertFlowRun'>;
 }
 
 
@@ -60,22 +63,18 @@ export function createFlowActivities(deps: FlowActivityDeps) {
       }
       const cost = scrapeCost(request);
       const workflowId = input.itemIndex === undefined ? `${input.flowRunWorkflowId}/${input.nodeId}` : `${input.flowRunWorkflowId}/${input.nodeId}/${input.itemIndex}`;
-      await db.scrapeRun.upsert({
-        where: { id: input.scrapeRunId },
-        update: {},
-        create: {
-          id: input.scrapeRunId,
-          userId: input.userId,
-          apiKeyId: input.apiKeyId,
-          workflowId,
-          mode: request.mode,
-          url: request.url,
-          request: toJsonColumn(request),
-          cost,
-          flowRunId: input.flowRunId,
-          flowNodeId: input.nodeId,
-          flowItemIndex: input.itemIndex ?? null,
-        },
+      await deps.runs.insertFlowRun({
+        id: input.scrapeRunId,
+        userId: input.userId,
+        apiKeyId: input.apiKeyId,
+        workflowId,
+        mode: request.mode,
+        url: request.url,
+        request,
+        cost,
+        flowRunId: input.flowRunId,
+        flowNodeId: input.nodeId,
+        flowItemIndex: input.itemIndex ?? null,
       });
       const { async: _async, ...payload } = request;
       return { request: payload, cost };

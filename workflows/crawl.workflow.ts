@@ -74,103 +74,23 @@ interface HostSlot {
 
 export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowOutput> {
   const { crawlId } = input;
-  let plan: CrawlPlan;
-  try {
-    plan = await opening.openCrawl({ crawlId, seed: !input.seeded });
-  } catch (error) {
-    // Cancelled before it began: the job is recorded cancelled all the same.
-    if (isCancellation(error)) await CancellationScope.nonCancellable(() => bookkeeping.cancelCrawl({ crawlId, runIds: [] }));
-    throw error;
-  }
+  const plan = await openCrawl(input);
   if (!plan.proceed) return { status: 'cancelled' };
   const freeSlots = patched(CRAWL_FREE_SLOTS_PATCH);
 
   /** Epoch ms before which an origin takes no request (carried over continue-as-new). */
   const readyAt: Record<string, number> = { ...(input.readyAt ?? {}) };
-  const slots = new Map<string, HostSlot>();
   const inFlight = new Map<string, Promise<void>>();
   let started = 0;
   let settled = 0;
   let exhausted = false;
-  /** Pages claimed that wait for their origin's turn (counted apart from concurrency from CRAWL_FREE_SLOTS_PATCH on). */
-  let waiting = 0;
+  const turns = hostTurns(readyAt);
 
-  async function acquire(page: CrawlPageClaim): Promise<void> {
-    if (page.delayMs <= 0) return;
-    let slot = slots.get(page.origin);
-    if (!slot) {
-      slot = { busy: false, waiters: [] };
-      slots.set(page.origin, slot);
-    }
-    waiting++;
-    let holding = false;
-    try {
-      if (slot.busy) {
-        // Handed over by release (busy stays true): strictly one request per origin at a time.
-        await new Promise<void>((resolve) => slot.waiters.push(resolve));
-      } else slot.busy = true;
-      holding = true;
-      const wait = (readyAt[page.origin] ?? 0) - Date.now();
-      if (wait > 0) await sleep(wait);
-    } catch (error) {
-      // Cancelled while waiting its turn: the turn goes on to the next page (which, cancelled
-      // too, passes it on), so no page of the origin waits for ever.
-      if (holding) handOver(page.origin);
-      throw error;
-    } finally {
-      waiting--;
-    }
-  }
-
-  function handOver(origin: string): void {
-    const slot = slots.get(origin)!;
-    const next = slot.waiters.shift();
-    if (next) next();
-    else slot.busy = false;
-  }
-
-  /** Origins that cannot take a request now (one in flight, or its delay not over): the claim keeps their pages back. */
-  function originsNotReady(): string[] {
-    const now = Date.now();
-    const origins = new Set<string>();
-    for (const [origin, slot] of slots) if (slot.busy) origins.add(origin);
-    for (const [origin, at] of Object.entries(readyAt)) if (at > now) origins.add(origin);
-    return [...origins].sort();
-  }
-
-  /**
-   * When the first origin a claim kept back becomes ready by itself (its delay ends with no request
-   * of it in flight: one whose delay ended while the claim ran is ready now), or a held robots.txt
-   * is due. undefined: only a page settling can change anything.
-   */
-  function nextWakeMs(avoided: readonly string[], robotsDueInMs: number | null): number | undefined {
-    const now = Date.now();
-    let wake = robotsDueInMs ?? Infinity;
-    for (const origin of avoided) if (!slots.get(origin)?.busy) wake = Math.min(wake, Math.max(0, (readyAt[origin] ?? 0) - now));
-    // At least 100 ms: a timer per claim never turns the loop into a busy one.
-    return Number.isFinite(wake) ? Math.max(100, wake) : undefined;
-  }
-
-  function release(page: CrawlPageClaim): void {
-    if (page.delayMs <= 0) return;
-    // Workflow time of the task that saw the page end: never before the request really ended.
-    readyAt[page.origin] = Date.now() + page.delayMs;
-    handOver(page.origin);
-  }
-
-  /**
-   * Events go out beside the crawl, never in its way: their recording is a local activity, so no
-   * decision of the loop may wait for it (see `bookkeeping`); awaited before the execution ends.
-   */
-  const emitting: Array<Promise<void>> = [];
-  function emit(event: WebhookEventSource | null): void {
-    // A failure here never fails the crawl (webhooks are best effort beside the job: docs/webhooks.md).
-    if (event) emitting.push(emitWebhookEvents([event]).catch(() => undefined));
-  }
+  const { emit, emitted } = eventsBeside();
 
   async function runPage(page: CrawlPageClaim): Promise<void> {
     let outcome: CrawlPageOutcome;
-    await acquire(page);
+    await turns.acquire(page);
     try {
       const steps = await runScrapeSteps({
         runId: page.runId,
@@ -188,7 +108,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         return;
       }
     } finally {
-      release(page);
+      turns.release(page);
     }
     emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome, events: plan.events }));
   }
@@ -222,7 +142,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
    * Returns true when the frontier is done, false when it stopped claiming (continue-as-new, credit).
    */
   async function claimAndRunFreely(): Promise<boolean> {
-    const fetching = () => inFlight.size - waiting;
+    const fetching = () => inFlight.size - turns.waiting;
     for (;;) {
       failIfBroken();
       if (exhausted || started >= CRAWL_PAGES_PER_EXECUTION || workflowInfo().continueAsNewSuggested) {
@@ -235,7 +155,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         continue;
       }
       const seen = settled;
-      const avoid = originsNotReady();
+      const avoid = turns.originsNotReady();
       const claim = await bookkeeping.claimCrawlFrontier({ crawlId, runIds: Array.from({ length: free }, () => uuid4()), avoid });
       for (const page of claim.pages) launch(page);
       if (claim.pages.length >= free) continue;
@@ -245,7 +165,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       }
       if (inFlight.size === 0 && !claim.held) return true;
       // Nothing more to claim for now.
-      await condition(() => settled > seen || exhausted || broken !== undefined, nextWakeMs(avoid, claim.robotsDueInMs));
+      await condition(() => settled > seen || exhausted || broken !== undefined, turns.nextWakeMs(avoid, claim.robotsDueInMs));
     }
   }
 
@@ -291,11 +211,120 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   }
 
   if (!frontierDone && !exhausted) {
-    await Promise.all(emitting);
+    await emitted();
     await continueAsNew<typeof crawlWorkflow>({ ...input, seeded: true, readyAt });
   }
   const closed = await bookkeeping.closeCrawl({ crawlId, exhausted, events: plan.events });
   emit(closed.event);
-  await Promise.all(emitting);
+  await emitted();
   return { status: closed.status };
+}
+
+/**
+ * Politeness per origin: one request at a time, `delayMs` after the previous one ended
+ * (`readyAt`, carried over continue-as-new). Only pages with a delay take a turn.
+ */
+function hostTurns(readyAt: Record<string, number>) {
+  const slots = new Map<string, HostSlot>();
+  /** Pages claimed that wait for their origin's turn (counted apart from concurrency from CRAWL_FREE_SLOTS_PATCH on). */
+  let waiting = 0;
+
+    async function acquire(page: CrawlPageClaim): Promise<void> {
+      if (page.delayMs <= 0) return;
+      let slot = slots.get(page.origin);
+      if (!slot) {
+        slot = { busy: false, waiters: [] };
+        slots.set(page.origin, slot);
+      }
+      waiting++;
+      let holding = false;
+      try {
+        if (slot.busy) {
+          // Handed over by release (busy stays true): strictly one request per origin at a time.
+          await new Promise<void>((resolve) => slot.waiters.push(resolve));
+        } else slot.busy = true;
+        holding = true;
+        const wait = (readyAt[page.origin] ?? 0) - Date.now();
+        if (wait > 0) await sleep(wait);
+      } catch (error) {
+        // Cancelled while waiting its turn: the turn goes on to the next page (which, cancelled
+        // too, passes it on), so no page of the origin waits for ever.
+        if (holding) handOver(page.origin);
+        throw error;
+      } finally {
+        waiting--;
+      }
+    }
+
+    function handOver(origin: string): void {
+      const slot = slots.get(origin)!;
+      const next = slot.waiters.shift();
+      if (next) next();
+      else slot.busy = false;
+    }
+
+    /** Origins that cannot take a request now (one in flight, or its delay not over): the claim keeps their pages back. */
+    function originsNotReady(): string[] {
+      const now = Date.now();
+      const origins = new Set<string>();
+      for (const [origin, slot] of slots) if (slot.busy) origins.add(origin);
+      for (const [origin, at] of Object.entries(readyAt)) if (at > now) origins.add(origin);
+      return [...origins].sort();
+    }
+
+    /**
+     * When the first origin a claim kept back becomes ready by itself (its delay ends with no request
+     * of it in flight: one whose delay ended while the claim ran is ready now), or a held robots.txt
+     * is due. undefined: only a page settling can change anything.
+     */
+    function nextWakeMs(avoided: readonly string[], robotsDueInMs: number | null): number | undefined {
+      const now = Date.now();
+      let wake = robotsDueInMs ?? Infinity;
+      for (const origin of avoided) if (!slots.get(origin)?.busy) wake = Math.min(wake, Math.max(0, (readyAt[origin] ?? 0) - now));
+      // At least 100 ms: a timer per claim never turns the loop into a busy one.
+      return Number.isFinite(wake) ? Math.max(100, wake) : undefined;
+    }
+
+    function release(page: CrawlPageClaim): void {
+      if (page.delayMs <= 0) return;
+      // Workflow time of the task that saw the page end: never before the request really ended.
+      readyAt[page.origin] = Date.now() + page.delayMs;
+      handOver(page.origin);
+    }
+
+  return {
+    acquire,
+    release,
+    originsNotReady,
+    nextWakeMs,
+    get waiting() {
+      return waiting;
+    },
+  };
+}
+
+/** The job's start (marked running, seeded on the first execution); cancelled before it began, it is recorded cancelled all the same. */
+async function openCrawl(input: CrawlWorkflowInput): Promise<CrawlPlan> {
+  const { crawlId } = input;
+  try {
+    return await opening.openCrawl({ crawlId, seed: !input.seeded });
+  } catch (error) {
+    if (isCancellation(error)) await CancellationScope.nonCancellable(() => bookkeeping.cancelCrawl({ crawlId, runIds: [] }));
+    throw error;
+  }
+}
+
+/**
+ * Events go out beside the crawl, never in its way: their recording is a local activity, so no
+ * decision of the loop may wait for it (see `bookkeeping`); `emitted` before the execution ends.
+ */
+function eventsBeside() {
+  const emitting: Array<Promise<void>> = [];
+  return {
+    emit: (event: WebhookEventSource | null): void => {
+      // A failure here never fails the crawl (webhooks are best effort beside the job: docs/webhooks.md).
+      if (event) emitting.push(emitWebhookEvents([event]).catch(() => undefined));
+    },
+    emitted: () => Promise.all(emitting),
+  };
 }

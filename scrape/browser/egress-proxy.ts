@@ -19,11 +19,13 @@
  * still decides on the target first (resolved here, refused if private); the upstream proxy is
  * asked for the accepted IP address (proxy-tunnel.ts). An upstream failure answers `502` with
  * `x-scrape-guard: PROXY_FAILED` and is remembered for the token (`upstreamFailure`).
+ *
+ * This file keeps the guard, the routes and the server; egress-forward.ts forwards one request or
+ * one CONNECT tunnel.
  */
 import http from 'node:http';
 import net from 'node:net';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { AppError } from '../../platform/errors';
 import { listenOnLoopback } from '../../platform/free-port';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -31,8 +33,9 @@ import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetErro
 import type { AddressPolicy } from '../../platform/target-guard';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { openTunnel } from '../proxy-tunnel';
+import { type Forwarding, type Route, forwardConnect, forwardRequest } from './egress-forward';
 
-export const GUARD_HEADER = 'x-scrape-guard';
+export { GUARD_HEADER } from './egress-forward';
 
 export interface EgressProxyOptions {
   allowPrivateTargets: boolean;
@@ -56,17 +59,6 @@ export interface EgressProxy {
   upstreamFailure(token: string): AppError | undefined;
   close(): Promise<void>;
 }
-
-interface Route {
-  token: string;
-  proxy: ProxyEndpoint | null;
-  failure?: AppError;
-}
-
-const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer',
-  'transfer-encoding', 'upgrade',
-]);
 
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const isPrivate = opts.isPrivate ?? isPrivateAddress;
@@ -96,7 +88,6 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     if (colon < 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) return 'challenge';
     return routes.get(token) ?? 'unassigned';
   };
-  const CHALLENGE = 'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="scrape-egress"\r\ncontent-length: 0\r\n\r\n';
 
   /** Resolves (guarded) and opens a tunnel to the target through the route's upstream proxy. */
   const viaUpstream = async (route: Route, host: string, port: number): Promise<Socket> => {
@@ -128,120 +119,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     return { status: 502, code: 'SCRAPE_FAILED', message };
   };
 
-  const server = http.createServer((req, res) => {
-    requests++;
-    const route = routeOf(req);
-    if (route === 'challenge') {
-      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="scrape-egress"', 'content-length': '0' });
-      return void res.end();
-    }
-    if (route === 'unassigned') {
-      res.writeHead(403, { 'content-type': 'text/plain', [GUARD_HEADER]: 'UNASSIGNED' });
-      return void res.end('no scrape owns this context');
-    }
-    let target: URL;
-    try {
-      target = new URL(req.url ?? '');
-      if (target.protocol !== 'http:') throw new AppError('INVALID_URL', `proxy only forwards http: URLs`);
-      checkLiteral(target.hostname);
-    } catch (err) {
-      const r = refusal(err);
-      res.writeHead(r.status, { 'content-type': 'text/plain', [GUARD_HEADER]: r.code });
-      res.end(r.message);
-      return;
-    }
-    const headers: http.OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-    }
-    const tunnel = route?.proxy ? viaUpstream(route, target.hostname, Number(target.port || 80)) : undefined;
-    tunnel?.catch(() => undefined);
-    const upstream = http.request({
-      host: normalizeHost(target.hostname),
-      port: target.port || 80,
-      path: `${target.pathname}${target.search}`,
-      method: req.method,
-      headers,
-      lookup: lookup,
-      timeout: connectTimeout,
-      // Through an upstream proxy: the socket is the tunnel to the address the guard accepted.
-      ...(tunnel
-        ? {
-            createConnection: (_o: unknown, done: (err: Error | null, socket: Duplex) => void) => {
-              tunnel.then((socket) => done(null, socket), (err: Error) => done(err, undefined as unknown as Duplex));
-              return undefined;
-            },
-          }
-        : {}),
-    });
-    upstream.on('response', (up) => {
-      const out: string[] = [];
-      for (let i = 0; i + 1 < up.rawHeaders.length; i += 2) {
-        if (!HOP_BY_HOP.has(up.rawHeaders[i]!.toLowerCase())) out.push(up.rawHeaders[i]!, up.rawHeaders[i + 1]!);
-      }
-      res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
-      up.pipe(res);
-      up.on('error', () => res.destroy());
-    });
-    upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
-    upstream.on('error', (err) => {
-      if (res.headersSent) return void res.destroy();
-      const r = refusal(err);
-      res.writeHead(r.status, { 'content-type': 'text/plain', [GUARD_HEADER]: r.code });
-      res.end(r.message);
-    });
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
-
-  server.on('connect', (req: http.IncomingMessage, client: Socket, head: Buffer) => {
-    requests++;
-    client.on('error', () => undefined);
-    const route = routeOf(req);
-    if (route === 'challenge') return void client.end(CHALLENGE);
-    if (route === 'unassigned') return void client.end(`HTTP/1.1 403 Forbidden\r\n${GUARD_HEADER}: UNASSIGNED\r\ncontent-length: 0\r\n\r\n`);
-    const refuse = (err: unknown) => {
-      const r = refusal(err);
-      client.end(`HTTP/1.1 ${r.status} ${r.status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\n${GUARD_HEADER}: ${r.code}\r\ncontent-length: 0\r\n\r\n`);
-    };
-    const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
-    if (!m) return refuse(new Error('bad CONNECT target'));
-    const host = m[1]!;
-    const port = Number(m[2]);
-    try {
-      checkLiteral(host);
-    } catch (err) {
-      return refuse(err);
-    }
-    if (route?.proxy) {
-      viaUpstream(route, host, port).then(
-        (upstream) => {
-          if (client.destroyed) return void upstream.destroy();
-          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          if (head.length > 0) upstream.write(head);
-          upstream.on('error', () => client.destroy());
-          upstream.pipe(client);
-          client.pipe(upstream);
-          client.on('close', () => upstream.destroy());
-        },
-        refuse,
-      );
-      return;
-    }
-    const upstream = net.connect({ host: normalizeHost(host), port, lookup: lookup, timeout: connectTimeout });
-    let connected = false;
-    upstream.once('connect', () => {
-      connected = true;
-      upstream.setTimeout(0);
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('timeout', () => upstream.destroy(new Error('connect timeout')));
-    upstream.on('error', (err) => (connected ? client.destroy() : refuse(err)));
-    client.on('close', () => upstream.destroy());
-  });
+  const forwarding: Forwarding = { routeOf, refusal, checkLiteral, viaUpstream, lookup, connectTimeout, counted: () => void requests++ };
+  const server = http.createServer((req, res) => forwardRequest(forwarding, req, res));
+  server.on('connect', (req: http.IncomingMessage, client: Socket, head: Buffer) => forwardConnect(forwarding, req, client, head));
 
   server.on('connection', (s: Socket) => {
     sockets.add(s);

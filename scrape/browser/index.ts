@@ -1,6 +1,6 @@
 /**
  * Browser mode (see pool.ts for the design): the public API its callers import as
- * `activities/scrape/browser`.
+ * `scrape/browser`.
  */
 export { CHROMIUM_ARGS, createBrowserPool } from './pool';
 export type { BrowserPool, BrowserPoolEvent, BrowserPoolOptions, BrowserPoolStats } from './pool';

@@ -1,0 +1,118 @@
+/**
+ * A scrape run's attempts and their outcome (runs.ts has the rules): an attempt starts only while
+ * the run is live, and an outcome is written once (`… WHERE status IN ('queued', 'running')`).
+ */
+import { type DebitInput, UNIQUE_VIOLATION, debitCtes, sqlState } from '../accounts/credit';
+import { jsonbText } from '../platform/sql';
+import { FINISHED_COLUMNS, type FinishedRun, LIVE, type ProxyAttempt, type RunFailure, type RunSql } from './run-rows';
+import type { StoredResult } from './types';
+
+export function runAttemptStatements(sql: RunSql) {
+  const statements = {
+    /**
+     * Marks an attempt as started. Returns null when it may go ahead, or the finished run when the
+     * run is already terminal (a replay after a crash, a cancel): the caller must not scrape again.
+     */
+    async startAttempt(runId: string, attempt: number, started?: { flowRunId?: string | null }): Promise<FinishedRun | null> {
+      const live = await sql.query<{ id: string; flowRunId: string | null }>(
+        `UPDATE scrape_run SET status = 'running', attempts = GREATEST(attempts, $2), "startedAt" = COALESCE("startedAt", now())
+         WHERE id = $1 AND status IN ${LIVE} RETURNING id, "flowRunId"`,
+        [runId, attempt],
+      );
+      // `started` (optional) receives the run's flow run, for a proxy sticky per flow run and host.
+      if (live.length) {
+        if (started) started.flowRunId = live[0]!.flowRunId;
+        return null;
+      }
+      const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
+      if (!rows[0]) throw new Error(`scrape run ${runId} does not exist`);
+      return rows[0];
+    },
+
+    /**
+     * startAttempt and the run's debit in one statement (the debit only when the attempt could
+     * start). `started: false`: the run had finished (nothing debited; read it with byId).
+     * `balanceAfter: null`: the debit was not applied here (a replay, a short balance, a racing
+     * replay): debitCredit tells which.
+     */
+    async startAttemptWithDebit(runId: string, attempt: number, debit: DebitInput): Promise<{ started: boolean; balanceAfter: number | null }> {
+      const debitPart = debitCtes(debit, 3, 'EXISTS (SELECT 1 FROM started)');
+      try {
+        const [row] = await sql.query<{ started: boolean; balanceAfter: number | null }>(
+          `WITH started AS (
+             UPDATE scrape_run SET status = 'running', attempts = GREATEST(attempts, $2), "startedAt" = COALESCE("startedAt", now())
+             WHERE id = $1 AND status IN ${LIVE} RETURNING id
+           ), ${debitPart.text}
+           SELECT EXISTS (SELECT 1 FROM started) AS started, (SELECT "balanceAfter" FROM ledger) AS "balanceAfter"`,
+          [runId, attempt, ...debitPart.values],
+        );
+        return row!;
+      } catch (error) {
+        // A racing replay of the debit rolled the whole statement back: each on its own then.
+        if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
+        return { started: (await statements.startAttempt(runId, attempt)) === null, balanceAfter: null };
+      }
+    },
+
+    /**
+     * Appends one attempt's proxy and outcome to the run (`proxyAttempts`, shown by
+     * GET /webhook/runs/:id as `proxy_attempts`): only attempts that went through a proxy.
+     */
+    async recordProxyAttempt(runId: string, entry: ProxyAttempt): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET "proxyAttempts" = COALESCE("proxyAttempts", '[]'::jsonb) || $2::jsonb WHERE id = $1`, [
+        runId,
+        jsonbText([entry]),
+      ]);
+    },
+
+    /**
+     * Stores a run's screenshot (formats `screenshot`, `screenshot@fullPage`) before its result
+     * names it; a later attempt's replaces an earlier one's. Nothing when the run has finished.
+     */
+    async saveScreenshot(runId: string, png: Uint8Array, width: number, height: number): Promise<void> {
+      await sql.query(
+        `INSERT INTO scrape_screenshot ("runId", png, width, height) SELECT $1, $2, $3, $4 FROM scrape_run WHERE id = $1 AND status IN ${LIVE}
+         ON CONFLICT ("runId") DO UPDATE SET png = EXCLUDED.png, width = EXCLUDED.width, height = EXCLUDED.height, "createdAt" = now()`,
+        [runId, Buffer.from(png.buffer, png.byteOffset, png.byteLength), width, height],
+      );
+    },
+
+    /** Records a success with its result; false when the run had already finished. */
+    async succeed(runId: string, result: StoredResult, elapsedMs: number): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now()
+         WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+        [runId, jsonbText(result), result.status, elapsedMs],
+      );
+      return rows.length > 0;
+    },
+
+    /** Stores a result without finishing the run (pre-patch flow histories finish it with markSucceeded). */
+    async saveResult(runId: string, result: StoredResult, elapsedMs: number): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4 WHERE id = $1 AND status IN ${LIVE}`, [
+        runId,
+        jsonbText(result),
+        result.status,
+        elapsedMs,
+      ]);
+    },
+
+    async markSucceeded(runId: string): Promise<boolean> {
+      const rows = await sql.query(`UPDATE scrape_run SET status = 'succeeded', "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`, [runId]);
+      return rows.length > 0;
+    },
+
+    /**
+     * Records a failure (`refunded` says whether its credit went back). Returns the finished run,
+     * or null when it had already finished (nothing written).
+     */
+    async fail(runId: string, failure: RunFailure): Promise<FinishedRun | null> {
+      const rows = await sql.query<FinishedRun>(
+        `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
+        [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+      );
+      return rows[0] ?? null;
+    },
+  };
+  return statements;
+}

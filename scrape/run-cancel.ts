@@ -1,0 +1,80 @@
+/**
+ * A scrape run's cancellation and its refund (runs.ts has the rules): the transition is guarded
+ * like every other, and the refund is keyed by the run's debit, so it happens once.
+ */
+import { isRefunded, refundCredit, sqlState } from '../accounts/credit';
+import { type SqlClient, jsonbText } from '../platform/sql';
+import { scrapeCreditKeys } from './credit-keys';
+import { type FinishedRun, LIVE, type RunFailure, type RunSql } from './run-rows';
+
+export function runCancelStatements(sql: RunSql, byId: (runId: string) => Promise<FinishedRun | null>) {
+  return {
+    /** Records a cancellation (a flow run cancelled mid-scrape); false when already finished. */
+    async cancel(runId: string, failure: RunFailure): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+        [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * Cancels a run that has not finished and gives its debit back (no credit for work not done),
+     * in one transaction: the guarded transition locks the row, so a debit racing it either
+     * committed before (and is refunded here) or finds the run cancelled and debits nothing; the
+     * refund is keyed by the run's debit, so it happens once however often this is called (by
+     * POST /webhook/runs/:id/cancel, by the lane hearing its Signal, by a batch cancelled from
+     * Temporal); and whoever reads the run on its `scrape_run_finished` notification (a waiting
+     * request) sees it cancelled with `refunded` already true. A run cancelled earlier gets any
+     * refund still due; a run never debited has nothing to give back; a run that succeeded or
+     * failed is left as it is. `cancelled`: this call made the transition; `refundApplied`: this
+     * call gave credit back; `run`: the run as it is now (null when there is no such run).
+     */
+    async cancelAndRefund(runId: string, failure: RunFailure): Promise<{ cancelled: boolean; refundApplied: boolean; run: FinishedRun | null }> {
+      const debitKey = scrapeCreditKeys.debit(runId);
+      const refundIn = async (db: SqlClient & { query<T>(text: string, values?: unknown[]): Promise<T[]> }) => {
+        const refund = await refundCredit(db, { debitKey });
+        const refunded = refund.applied || (await isRefunded(db, debitKey));
+        if (refunded) await db.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
+        return refund.applied;
+      };
+      let outcome: { cancelled: boolean; refundApplied: boolean } | undefined;
+      for (let attempt = 1; !outcome; attempt++) {
+        try {
+          outcome = await sql.transaction(async (tx) => {
+            const rows = await tx.query(
+              `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+              [runId, jsonbText({ code: failure.code, message: failure.message, refunded: false })],
+            );
+            if (rows.length === 0) return { cancelled: false, refundApplied: false };
+            return { cancelled: true, refundApplied: await refundIn(tx) };
+          });
+        } catch (error) {
+          // A refund racing this one (a failed attempt's settle) aborted the transaction: again.
+          if (attempt >= 3 || sqlState(error) === undefined) throw error;
+        }
+      }
+      const run = await byId(runId);
+      if (outcome.cancelled || run?.status !== 'cancelled' || (run.error as { refunded?: boolean } | null)?.refunded === true) return { ...outcome, run };
+      // Cancelled before, and not refunded then: a debit that came after that cancel is refunded now.
+      const refundApplied = await refundIn(sql);
+      return { cancelled: false, refundApplied, run: refundApplied ? await byId(runId) : run };
+    },
+
+    /** Notes on a finished run's error that its credit went back (a cancel's refund comes after the cancel). */
+    async markRefunded(runId: string): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
+    },
+
+    /**
+     * Closes runs that never reached their scrape (a cancelled crawl's pages waiting for their
+     * origin's turn, or claimed and never launched): cancelled, nothing debited, so nothing refunded.
+     */
+    async cancelUnfinished(runIds: readonly string[], failure: RunFailure): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = ANY($1::text[]) AND status IN ${LIVE}`, [
+        runIds,
+        jsonbText({ code: failure.code, message: failure.message, refunded: false }),
+      ]);
+    },
+  };
+}
