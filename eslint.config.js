@@ -40,6 +40,17 @@ module.exports = tseslint.config(
     },
   },
   {
+    // One job per function, one subject per file (docs/architecture.md): a function past 150 lines
+    // or a file past 400 is split along its seams. Physical lines, comments included. Tests,
+    // benchmarks, fixtures and generated code are exempt.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['**/*.test.ts', 'test/**', 'bench/**', 'clients/**', 'generated/**'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 150 }],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     // jest's asymmetric matchers (expect.objectContaining, expect.any) are typed `any`, and tests
     // walk JSON answers whose shape the assertions themselves check.
