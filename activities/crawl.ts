@@ -147,7 +147,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     /** A cancel: the job is recorded cancelled; pages caught in flight fail CANCELLED (what they spent stays spent), and their runs are closed. */
     async cancelCrawl(input: { crawlId: string; runIds: string[] }): Promise<void> {
       await store.finish(input.crawlId, 'cancelled', { code: 'CANCELLED', message: 'the crawl was cancelled' });
-      const error = { code: 'CANCELLED', message: 'the crawl was cancelled' };
+      const error = { code: 'CANCELLED' as const, message: 'the crawl was cancelled' };
       for (const runId of input.runIds) await store.finishPage(runId, { status: 'failed', error });
       // Pages a claim took as the cancel arrived, which the workflow never ran.
       const claimedOnly = await store.failClaimedPages(input.crawlId, error);
