@@ -24,7 +24,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { trustedOrigins } from '../../accounts/auth-config';
 import { AppError, type ErrorBody, errorBody } from '../../platform/errors';
-import { UNAUTHORIZED_BODY } from '../middleware/auth';
+import { UNAUTHORIZED_BODY, bearerToken, verifyApiKey } from '../middleware/auth';
 import type { Route } from '../route-table';
 import type { AppDeps } from '../deps';
 import { mcpTools, toolError } from './tools';
@@ -39,19 +39,15 @@ const MESSAGES = {
   method: 'Method not allowed: this MCP server is stateless and answers POST only',
 } as const;
 
-/** Keys are the prefix (≤16) plus 64 letters; anything far outside that is not sent to the database. */
-const MAX_KEY_LENGTH = 200;
-const KEY_SHAPE = /^[\x21-\x7e]+$/;
-
 /** The key a request presents: `x-api-key`, else a Bearer token; `malformed` when sent but unusable. */
-export function presentedKey(req: Request): { key?: string; malformed: boolean } {
+function presentedKey(req: Request): { key?: string; malformed: boolean } {
   const header = req.headers['x-api-key'];
   if (Array.isArray(header)) return { malformed: true };
   if (header !== undefined) return header.trim() ? { key: header.trim(), malformed: false } : { malformed: true };
   const authorization = req.headers.authorization;
   if (authorization === undefined) return { malformed: false };
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return bearer ? { key: bearer[1]!, malformed: false } : { malformed: true };
+  const token = bearerToken(authorization);
+  return token ? { key: token, malformed: false } : { malformed: true };
 }
 
 /**
@@ -83,9 +79,8 @@ export function mcpRouter(deps: AppDeps, routes: readonly Route[]): Router {
         refuse(res, errorBody('UNAUTHORIZED', MESSAGES.keyMissing), { 'www-authenticate': 'Bearer' });
         return;
       }
-      const key = presented.key;
       // Unknown, revoked, expired or malformed: the same answer for every cause (api/middleware/auth.ts).
-      const verified = key && key.length <= MAX_KEY_LENGTH && KEY_SHAPE.test(key) ? await deps.apiKeys.verify(key) : null;
+      const verified = await verifyApiKey(deps, presented.key);
       if (!verified) {
         refuse(res, UNAUTHORIZED_BODY, { 'www-authenticate': 'Bearer' });
         return;

@@ -20,6 +20,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { trustedOrigins } from '../../accounts/auth-config';
 import { errorBody } from '../../platform/errors';
+import type { VerifiedKey } from '../api-key-cache';
 import type { AppDeps } from '../deps';
 
 export interface AuthContext {
@@ -111,16 +112,27 @@ function presentedKey(req: Request): { key?: string; malformed: boolean } {
   return { key: query.trim(), malformed: false };
 }
 
+/** The token of `Authorization: Bearer <token>` (empty when blank); undefined for any other header. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const match = authorization === undefined ? null : /^Bearer[ \t]+(\S*)[ \t]*$/i.exec(authorization);
+  return match?.[1];
+}
+
+/**
+ * The account of a presented key, or null: unknown, revoked, expired, or a shape no key has
+ * (that one is not sent to the database). Every surface that takes a key (routes, `/mcp`) asks here.
+ */
+export async function verifyApiKey(deps: Pick<AppDeps, 'apiKeys'>, key: string | undefined): Promise<VerifiedKey | null> {
+  if (!key || key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) return null;
+  return deps.apiKeys.verify(key);
+}
+
 /**
  * Verifies a presented key and sets `req.auth`, or answers the alternative 401 (the same for
  * every cause). Counts the key's request (api/limits.ts: a 429 before anything is done).
  */
 async function acceptKey(deps: AppDeps, key: string | undefined, req: Request, res: Response): Promise<boolean> {
-  if (!key || key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) {
-    res.status(401).json(UNAUTHORIZED_BODY);
-    return false;
-  }
-  const verified = await deps.apiKeys.verify(key);
+  const verified = await verifyApiKey(deps, key);
   if (!verified) {
     res.status(401).json(UNAUTHORIZED_BODY);
     return false;
@@ -141,13 +153,12 @@ async function acceptKey(deps: AppDeps, key: string | undefined, req: Request, r
  */
 export function bearerApiKey(deps: AppDeps): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const header = req.headers.authorization;
-    const match = header === undefined ? null : /^Bearer[ \t]+(\S*)[ \t]*$/i.exec(header);
-    if (!match) {
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) {
       next();
       return;
     }
-    acceptKey(deps, match[1], req, res)
+    acceptKey(deps, token, req, res)
       .then((accepted) => accepted && next())
       .catch(next);
   };
