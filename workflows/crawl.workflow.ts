@@ -31,7 +31,7 @@ import {
 import type { Activities } from './activities';
 import { NON_RETRYABLE_CODES } from '../platform/errors';
 import { CRAWL_PAGES_PER_EXECUTION, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, type CrawlWorkflowInput, type CrawlWorkflowOutput } from './definitions';
-import { runScrapeSteps } from './scrape.workflow';
+import { runScrapeSteps } from './scrape-steps';
 import { emitWebhookEvents } from './webhook.workflow';
 import type { WebhookEventSource } from '../webhooks/types';
 

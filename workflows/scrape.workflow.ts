@@ -24,9 +24,6 @@ import { emitWebhookEvents } from './webhook.workflow';
 import type { FailedScrape } from './activities';
 import { BOOKKEEPING_OPTIONS, describeFailure, runScrapeStepsWith, scrapeRetryPolicy } from './scrape-steps';
 
-// crawl.workflow.ts imports the steps from here (they lived here before scrape-steps.ts); new code imports scrape-steps.ts.
-export { runScrapeSteps } from './scrape-steps';
-
 /** One scrape request (POST /webhook/unblocker, a template run): the scrape steps as a workflow. */
 export async function scrapeWorkflow(input: ScrapeWorkflowInput): Promise<ScrapeWorkflowOutput> {
   const outcome = await runScrapeStepsWith(input, { localFetch: true });
