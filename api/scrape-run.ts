@@ -55,10 +55,11 @@ function outputFields(stored: Partial<StoredResult>, request: ScrapeRequest): Om
 }
 
 export function failedRunBody(run: RunLike) {
-  const error = (run.error ?? { code: 'SCRAPE_FAILED', message: 'the scrape failed' }) as { code: string; message: string; refunded?: boolean };
+  const error = (run.error ?? { code: 'SCRAPE_FAILED', message: 'the scrape failed' }) as { code: string; message: string; refunded?: boolean; blocked_by?: string };
   // A code the table does not know (none is written today) answers as a failed scrape (502).
   const code = errorCodeOr(error.code, 'SCRAPE_FAILED');
-  return { status: ERROR_STATUS[code], body: errorBody(code, error.message, { id: run.id, attempts: run.attempts, refunded: error.refunded ?? false }) };
+  const blocked = error.blocked_by ? { blocked_by: error.blocked_by } : {};
+  return { status: ERROR_STATUS[code], body: errorBody(code, error.message, { id: run.id, attempts: run.attempts, refunded: error.refunded ?? false, ...blocked }) };
 }
 
 /** Checks what can be refused before any work: blacklist, scheme, private targets (403/400). Also POST /map's. */

@@ -112,9 +112,15 @@ export function createWorkerMetrics(options: { browserPool?: boolean } = {}) {
     labelNames: ['kind', 'outcome'] as const,
     registers: [registry],
   });
+  const scrapeBlocks = new Counter({
+    name: 'scrape_blocks_total',
+    help: 'Scrape attempts answered with a block page (docs/scraping.md "Block pages"), by mode and vendor (blocked_by); each is also a TARGET_BLOCKED attempt of scrape_attempts_total.',
+    labelNames: ['mode', 'vendor'] as const,
+    registers: [registry],
+  });
   type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number; spareContexts: number };
   let browserStats: (() => PoolStats) | undefined;
-  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded, crawlPages };
+  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded, crawlPages, scrapeBlocks };
   // The API process runs http scrapes in-process but has no browser pool: no gauges that would always read 0.
   if (options.browserPool === false) return { ...scrapeMetrics, observeBrowserPool: (_stats: () => PoolStats) => undefined };
   new Gauge({

@@ -98,6 +98,8 @@ export const scrapeRequestSchema = z.strictObject({
   webhook: webhookSpecSchema.optional(),
   // Outbound proxies (docs/scraping.md "Proxies"): "default" (also when absent) uses PROXY_URLS when set, "none" goes direct.
   proxy: z.enum(PROXY_CHOICES).optional(),
+  // Block pages (docs/scraping.md "Block pages"): absent means true; false takes a block page as the page (charged).
+  block_detection: z.boolean().optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {

@@ -6,6 +6,16 @@ import { type DebitInput, UNIQUE_VIOLATION, debitCtes, sqlState } from '../accou
 import { jsonbText } from '../platform/sql';
 import { FINISHED_COLUMNS, type FinishedRun, LIVE, type ProxyAttempt, type RunFailure, type RunSql } from './run-rows';
 import type { StoredResult } from './types';
+import { blockedByOf } from './blocks';
+
+/**
+ * A TARGET_BLOCKED failure's vendor, kept on the run's error as `blocked_by`: read back from the
+ * failure's message (scrape/blocks.ts blockedMessage), which is what every workflow hands on.
+ */
+function blockedByOfFailure(failure: RunFailure): { blocked_by?: string } {
+  const vendor = failure.code === 'TARGET_BLOCKED' ? blockedByOf(failure.message) : undefined;
+  return vendor ? { blocked_by: vendor } : {};
+}
 
 export function runAttemptStatements(sql: RunSql) {
   const statements = {
@@ -109,7 +119,7 @@ export function runAttemptStatements(sql: RunSql) {
     async fail(runId: string, failure: RunFailure): Promise<FinishedRun | null> {
       const rows = await sql.query<FinishedRun>(
         `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
-        [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false })],
+        [runId, jsonbText({ code: failure.code, message: failure.message, refunded: failure.refunded ?? false, ...blockedByOfFailure(failure) })],
       );
       return rows[0] ?? null;
     },

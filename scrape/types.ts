@@ -8,6 +8,7 @@ import type { ProxyEndpoint } from '../platform/proxy-endpoints';
 import type { ScrapeMode } from './engines';
 import type { z } from 'zod';
 import type { ScrapeOutputField, scrapeOutputSchema } from './result';
+import type { BlockVendor } from './blocks';
 
 export type { ScrapeMode } from './engines';
 
@@ -138,6 +139,8 @@ export type ScrapeResult = {
   status: number;
   mode: ScrapeMode;
   elapsed_ms: number;
+  /** The answer is a block page of this vendor (scrape/blocks.ts); the activity decides what that means. Never stored as output. */
+  blocked_by?: BlockVendor;
 } & ScrapeOutputs;
 
 /** browser only: the `page.goto` event a scrape waits for before it reads the page. */

@@ -19,6 +19,7 @@ import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import type { ScrapeResult } from '../../scrape/types';
 import type { ScrapeRequestPayload } from '../../scrape/request';
 import { scrapeCreditKeys } from '../../scrape/credit-keys';
+import { blockedMessage } from '../../scrape/blocks';
 import type { Engine } from '../../scrape/request';
 
 
@@ -178,6 +179,15 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
       isBlacklisted: deps.blacklist.isBlacklisted,
       ...(proxy ? { proxy } : {}),
     });
+    // A block page is a failed attempt (retried, through the next proxy), never a result: unless the request opted out.
+    if (result.blocked_by && request.block_detection !== false) {
+      deps.metrics.scrapeBlocks.inc({ mode: request.mode, vendor: result.blocked_by });
+      throw ApplicationFailure.create({
+        message: blockedMessage(result.blocked_by, result.status),
+        type: 'TARGET_BLOCKED',
+        details: [{ blocked_by: result.blocked_by, status: result.status }],
+      });
+    }
     if (proxy) {
       deps.proxies!.succeeded(proxy);
       const outcome = isRetryableTargetStatus(result.status) ? 'TARGET_ERROR' : 'succeeded';
@@ -208,7 +218,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
     if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR')) {
       // A proxy that could not be used is skipped for the cool-down; a target's own error is not the proxy's.
-      if (outcome === 'PROXY_FAILED') deps.proxies!.failed(proxy);
+      // A block page is the target refusing this proxy's address: the next attempt takes another.
+      if (outcome === 'PROXY_FAILED' || outcome === 'TARGET_BLOCKED') deps.proxies!.failed(proxy);
       await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt, proxy: proxy!.id, outcome, message: failure.message }), signal).catch(() => undefined);
     }
     deps.logger.info({ runId, attempt, mode: request.mode, code: outcome, ...(proxy ? { proxy: proxy.id } : {}) }, 'scrape attempt failed');

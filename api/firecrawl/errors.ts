@@ -12,7 +12,7 @@
  * - our 504 TIMEOUT becomes 408 (`SCRAPE_TIMEOUT` / `MAP_TIMEOUT`), never with
  *   `details.state: "processing_continues"`: on that signal both SDKs re-send the same POST;
  * - a target that could not be scraped (our 502s: SCRAPE_FAILED, TARGET_ERROR, PROXY_FAILED,
- *   RESPONSE_TOO_LARGE) becomes 500: the SDKs re-send a POST answered 502 up to three times,
+ *   RESPONSE_TOO_LARGE, TARGET_BLOCKED) becomes 500: the SDKs re-send a POST answered 502 up to three times,
  *   and each re-send would be a new paid run of a scrape that already used its retries here;
  * - our own temporary unavailability (503: a dependency down, Chromium's pool full, not ready)
  *   becomes 502, which is the one status the SDKs retry.
@@ -77,6 +77,9 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'TARGET_ERROR':
     case 'RESPONSE_TOO_LARGE':
       return { status: 500, code: code === 'TARGET_ERROR' ? 'SCRAPE_SITE_ERROR' : 'SCRAPE_ALL_ENGINES_FAILED' };
+    case 'TARGET_BLOCKED':
+      // 500 as for the other target failures (never a status the SDKs re-send); our code, with `blocked_by` in details.
+      return { status: 500, code };
     case 'BROWSER_UNAVAILABLE':
     case 'DEPENDENCY_UNAVAILABLE':
     case 'NOT_READY':

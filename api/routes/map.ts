@@ -105,7 +105,7 @@ export function mapRouteTable(deps: AppDeps): Route[] {
       description: 'Normalised, deduplicated, on the start URL\'s origin (or its subdomains with `include_subdomains`), at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start page\'s links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless `ignore_robots: true`. docs/crawl.md "Map".',
       body: unprocessable(mapRequestSchema, MAP_EXAMPLE),
       responses: mapResponses,
-      errors: ['VALIDATION_FAILED', 'INVALID_URL', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'RATE_LIMITED', 'TIMEOUT', 'NOT_FOUND'],
+      errors: ['VALIDATION_FAILED', 'INVALID_URL', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'TARGET_BLOCKED', 'RESPONSE_TOO_LARGE', 'RATE_LIMITED', 'TIMEOUT', 'NOT_FOUND'],
       handler: ({ auth, body }) => startMap(deps, runs, auth, body),
     }),
   ];

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { AppError } from '../../platform/errors';
 import { GUARD_HEADER } from './egress-proxy';
 import { documentOutputs } from '../formats';
+import { classifyBlock } from '../blocks';
 import type { DocumentOutputThreads } from '../formats/threads';
 import { isScreenshotFormat } from '../engines';
 import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../types';
@@ -97,6 +98,8 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
     headers: finalResponse ? (prepared.charsets.serverHeaders(finalResponse.url()) ?? (await finalResponse.allHeaders())) : {},
   };
   const facts = { status: result.status, headers: result.headers, finalUrl };
+  const block = classifyBlock({ status: result.status, headers: result.headers, body: html });
+  if (block) result.blocked_by = block.vendor;
   Object.assign(result, run.formatThreads ? await run.formatThreads.outputs(req, html, facts) : documentOutputs(req, html, facts));
   const screenshot = req.formats?.find(isScreenshotFormat);
   if (screenshot) result.screenshot = await takeScreenshot(page, screenshot === 'screenshot@fullPage', run);

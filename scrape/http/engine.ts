@@ -25,6 +25,7 @@ import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { openTunnel } from '../proxy-tunnel';
 import { validateSelectors } from '../selectors';
 import { documentOutputs } from '../formats';
+import { classifyBlock } from '../blocks';
 import type { DocumentOutputThreads } from '../formats/threads';
 import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import { decodeHtml } from '../charset';
@@ -188,6 +189,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       headers: responseHeaders,
     };
     const facts = { status, headers: responseHeaders, finalUrl: url.href };
+    const block = classifyBlock({ status, headers: responseHeaders, body: text });
+    if (block) result.blocked_by = block.vendor;
     Object.assign(result, options.formatThreads ? await options.formatThreads.outputs(req, text, facts) : documentOutputs(req, text, facts));
     result.elapsed_ms = Math.round(performance.now() - started);
     return result;
