@@ -61,6 +61,12 @@ describe('rules by status and header', () => {
     expect(classifyBlock({ status: 200, headers: { 'cf-mitigated': 'challenge' }, body: '' })).toBeNull();
   });
 
+  it("Cloudflare's bot-detection script, which it injects into ordinary pages, does not make an error page a block", () => {
+    // The script tag as Cloudflare injects it (found on a real forum page of the modern set, bench/extraction/README.md).
+    const injected = `<script>(function(){var d=document.createElement('script');d.innerHTML="window.__CF$cv$params={r:'9b1042f96961cd3b',t:'MTc2NjI0NTQ3Mg=='};var a=document.createElement('script');a.src='/cdn-cgi/challenge-platform/scripts/jsd/main.js';document.getElementsByTagName('head')[0].appendChild(a);";})();</script>`;
+    for (const status of [403, 503]) expect(classifyBlock({ status, headers: { server: 'cloudflare' }, body: `<html><body><h1>Server error</h1>${injected}</body></html>` })).toBeNull();
+  });
+
   it('x-datadome: protected alone is allowed traffic, not a block', () => {
     expect(classifyBlock({ status: 200, headers: { 'x-datadome': 'protected' }, body: '<html><body>ok</body></html>' })).toBeNull();
   });

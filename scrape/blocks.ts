@@ -55,13 +55,15 @@ export const BLOCK_RULES: readonly BlockRule[] = [
   // (Cloudflare documents it for telling a challenge from the origin's answer), at 403 or 503.
   { vendor: 'cloudflare', matches: 'a Cloudflare challenge: cf-mitigated: challenge', statuses: [403, 429, 503], header: (h) => h['cf-mitigated'] === 'challenge' },
   // The same pages and the older "Attention Required!" block/captcha page by their markup: the
-  // challenge options object, the challenge platform's path, the captcha form's kind field.
+  // challenge options object, the challenge's orchestrate script, the captcha form's kind field.
+  // Not /cdn-cgi/challenge-platform/ alone: Cloudflare injects its bot-detection script
+  // (…/scripts/jsd/main.js) into ordinary pages, error pages included.
   {
     vendor: 'cloudflare',
-    matches: 'a Cloudflare challenge or block page: _cf_chl_opt, /cdn-cgi/challenge-platform/, cf_captcha_kind or its "Attention Required! | Cloudflare" title, at 403/429/503',
+    matches: 'a Cloudflare challenge or block page: _cf_chl_opt, the challenge\'s /orchestrate/ script, cf_captcha_kind or its "Attention Required! | Cloudflare" title, at 403/429/503',
     statuses: [403, 429, 503],
     maxBodyChars: MAX_SCANNED_CHARS,
-    any: ['window._cf_chl_opt', '/cdn-cgi/challenge-platform/', 'name="cf_captcha_kind"', '<title>Attention Required! | Cloudflare</title>'],
+    any: ['window._cf_chl_opt', '/orchestrate/chl_page/', '/orchestrate/jsch/', '/orchestrate/captcha/', '/orchestrate/managed/', 'name="cf_captcha_kind"', '<title>Attention Required! | Cloudflare</title>'],
   },
   // Akamai's edge denial: "Access Denied" and its entity-encoded "Reference #18.…" line, a
   // page of a few hundred bytes at 403.
