@@ -48,7 +48,8 @@ export interface BlockRule {
 /** The most of a body any rule reads. */
 export const MAX_SCANNED_CHARS = 64 * 1024;
 
-const CAPTCHA_WIDGETS = ['g-recaptcha', 'google.com/recaptcha/', 'h-captcha', 'hcaptcha.com/1/api.js', 'cf-turnstile', 'challenges.cloudflare.com/turnstile'];
+/** A captcha widget's element (reCAPTCHA, hCaptcha, Turnstile all mount on one with data-sitekey), not merely their script: single-page apps load the script on every page. */
+const CAPTCHA_WIDGETS = ['data-sitekey=', 'class="g-recaptcha"', 'class="h-captcha"', 'class="cf-turnstile"'];
 
 export const BLOCK_RULES: readonly BlockRule[] = [
   // Cloudflare's challenge pages (managed, JS, interactive) carry `cf-mitigated: challenge`
@@ -115,15 +116,16 @@ export const BLOCK_RULES: readonly BlockRule[] = [
     any: ['Sucuri WebSite Firewall - Access Denied', 'cdn.sucuri.net/sucuri-firewall-block.css'],
   },
   // A page that is little else than a captcha widget (reCAPTCHA, hCaptcha, Turnstile) answered
-  // with an error status: Google's "unusual traffic" page, a WAF's captcha. A captcha in a
-  // comment form of a real page is not one: that page answers 200 and has text of its own.
+  // 403, 429 or 503: Google's "unusual traffic" page, a WAF's captcha. A captcha in a comment
+  // form of a real page is not one (that page answers 200 and has text of its own), nor is a
+  // sign-in page with a captcha (it asks for a password; some answer 401).
   {
     vendor: 'captcha',
-    matches: 'a captcha-only page: a reCAPTCHA/hCaptcha/Turnstile widget, under 300 characters of text, at 4xx/5xx',
-    statuses: 'error',
+    matches: 'a captcha-only page: a reCAPTCHA/hCaptcha/Turnstile widget element, under 300 characters of text and no password field, at 403/429/503',
+    statuses: [403, 429, 503],
     maxBodyChars: 32 * 1024,
     any: CAPTCHA_WIDGETS,
-    body: (body) => visibleTextLength(body) < 300,
+    body: (body) => !/type=["']?password/i.test(body) && visibleTextLength(body) < 300,
   },
   // Any other 429: the target's rate limit (last, so a vendor's 429 page names its vendor).
   { vendor: 'rate_limit', matches: 'HTTP 429 Too Many Requests', statuses: [429] },
