@@ -74,3 +74,15 @@ describe('GET /api/users/scrape-runs', () => {
     expect((await api('/api/users/scrape-runs/no-such-run', session(owner))).status).toBe(404);
   });
 });
+
+describe('a blocked run (docs/scraping.md "Block pages")', () => {
+  it('names the vendor of its block page (error.blockedBy), in the list and in the run, as the dashboard shows it', async () => {
+    const blocked = await scrape(owner, { url: `${fixtures.url}/block-page/akamai-access-denied-redhat.html`, options: { retry_count: 0 } });
+    expect(blocked.status).toBe(502);
+    expect(blocked.body).toMatchObject({ code: 'TARGET_BLOCKED', blocked_by: 'akamai' });
+    const one = await api(`/api/users/scrape-runs/${String(blocked.body.id)}`, session(owner));
+    expect(one.body).toMatchObject({ status: 'failed', refunded: true, httpStatus: null, error: { code: 'TARGET_BLOCKED', blockedBy: 'akamai' } });
+    const newest = await api('/api/users/scrape-runs?limit=1', session(owner));
+    expect(newest.body.runs[0]).toMatchObject({ id: blocked.body.id, error: { code: 'TARGET_BLOCKED', blockedBy: 'akamai' } });
+  });
+});

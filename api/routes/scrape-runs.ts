@@ -49,7 +49,7 @@ interface SummaryRow {
 
 /** A run as listed: what it cost (refunded when it failed on our side), how long it took from acceptance to its end. */
 function runSummary(run: SummaryRow) {
-  const error = run.error as { code?: string; message?: string; refunded?: boolean } | null;
+  const error = run.error as { code?: string; message?: string; refunded?: boolean; blocked_by?: string } | null;
   return {
     id: run.id,
     apiKeyId: run.apiKeyId,
@@ -62,7 +62,7 @@ function runSummary(run: SummaryRow) {
     refunded: error?.refunded === true,
     httpStatus: run.httpStatus,
     durationMs: run.finishedAt ? run.finishedAt.getTime() - run.createdAt.getTime() : null,
-    error: error ? { code: error.code ?? null, message: error.message ?? null } : null,
+    error: error ? { code: error.code ?? null, message: error.message ?? null, blockedBy: error.blocked_by ?? null } : null,
     createdAt: run.createdAt.toISOString(),
     finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
   };
@@ -82,7 +82,13 @@ const runSummarySchema = z
     refunded: z.boolean().meta({ description: 'The cost went back to the balance (a failure that was not the target\'s answer)' }),
     httpStatus: z.int().nullable(),
     durationMs: z.int().nullable().meta({ description: 'From acceptance to the end of the run; null while it runs' }),
-    error: z.object({ code: z.string().nullable(), message: z.string().nullable() }).nullable(),
+    error: z
+      .object({
+        code: z.string().nullable(),
+        message: z.string().nullable(),
+        blockedBy: z.string().nullable().meta({ description: 'TARGET_BLOCKED: the vendor whose block page every attempt got (docs/scraping.md "Block pages")' }),
+      })
+      .nullable(),
     createdAt: time,
     finishedAt: time.nullable(),
   })

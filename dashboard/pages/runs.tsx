@@ -16,7 +16,8 @@ interface RunSummary {
   refunded: boolean;
   httpStatus: number | null;
   durationMs: number | null;
-  error: { code: string | null; message: string | null } | null;
+  /** blockedBy: the vendor of the block page a TARGET_BLOCKED run got (docs/scraping.md "Block pages"). */
+  error: { code: string | null; message: string | null; blockedBy: string | null } | null;
   createdAt: string;
   finishedAt: string | null;
 }
@@ -85,6 +86,7 @@ export function RunsPage() {
                   </td>
                   <td>
                     <Status value={run.status} />
+                    {run.error?.blockedBy ? <span class="blocked" data-testid="blocked-by"> blocked by {run.error.blockedBy}</span> : null}
                   </td>
                   <td>{run.mode}</td>
                   <td class="url" title={run.url}>
@@ -158,6 +160,12 @@ export function RunPage({ id }: { id: string }) {
               <p class="error">
                 {data.error.code}: {data.error.message}
               </p>
+              {data.error.blockedBy ? (
+                <p data-testid="run-blocked-by">
+                  Every attempt got a block page of <strong>{data.error.blockedBy}</strong>: nothing was charged. Another proxy, browser mode or a later
+                  try may pass; <code>block_detection: false</code> takes the page as it is.
+                </p>
+              ) : null}
             </>
           ) : null}
           <h2>Result</h2>
