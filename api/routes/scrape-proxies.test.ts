@@ -148,6 +148,19 @@ it('PROXY_STICKY: every scrape of a flow run goes through one proxy per host; an
   expect([httpProxy.id, socksProxy.id]).toEqual(expect.arrayContaining([first[0], second[0]]));
 });
 
+it('a block page drawn through one proxy: the attempt fails TARGET_BLOCKED, that proxy cools down and the retry goes through the other (docs/scraping.md "Block pages")', async () => {
+  const blocked = await scrape({ mode: 'http', url: `${fixtures.url}/block-page/cloudflare-managed-challenge-codepen.html?key=through-proxies&pass=1`, selectors: ['h1'], options: { retry_count: 2 } });
+  expect(blocked.status).toBe(200);
+  expect(blocked.body).toMatchObject({ attempts: 2, data: [{ results: [{ text: 'Passed' }] }] });
+  const attempts = (await run(blocked.body.id as string)).proxy_attempts as Array<{ proxy: string }>;
+  expect(attempts).toEqual([
+    { attempt: 1, proxy: expect.any(String), outcome: 'TARGET_BLOCKED', message: expect.stringContaining('blocked_by cloudflare') },
+    { attempt: 2, proxy: expect.any(String), outcome: 'succeeded' },
+  ]);
+  expect(attempts[1]!.proxy).not.toBe(attempts[0]!.proxy);
+  expect([httpProxy.id, socksProxy.id]).toEqual(expect.arrayContaining([attempts[0]!.proxy, attempts[1]!.proxy]));
+});
+
 it('credentials appear in no log line, run record or answer (the logs do name proxies by host:port)', async () => {
   const logs = [...stack.output.api, ...stack.output.worker].join('');
   expect(logs).toContain(dead.id);
