@@ -86,17 +86,20 @@ const cssJsonFormatSchema = z.strictObject({
   css: z.strictObject({ baseSelector: css.optional(), fields: z.array(cssField).min(1).max(MAX_CSS_FIELDS) }),
 });
 
-const schemaJsonFormatSchema = z.strictObject({
-  type: z.literal('json'),
-  schema: z
-    .record(z.string(), z.unknown())
-    .refine((schema) => JSON.stringify(schema).length <= MAX_JSON_SCHEMA_CHARS, { error: `must be at most ${MAX_JSON_SCHEMA_CHARS} characters of JSON` })
-    .superRefine((schema, ctx) => {
-      const problem = jsonSchemaProblem(schema);
-      if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid JSON Schema: ${problem}` });
-    }),
-  prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional(),
-});
+const schemaJsonFormatSchema = z
+  .strictObject({
+    type: z.literal('json'),
+    schema: z
+      .record(z.string(), z.unknown())
+      .refine((schema) => JSON.stringify(schema).length <= MAX_JSON_SCHEMA_CHARS, { error: `must be at most ${MAX_JSON_SCHEMA_CHARS} characters of JSON` })
+      .superRefine((schema, ctx) => {
+        const problem = jsonSchemaProblem(schema);
+        if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid JSON Schema: ${problem}` });
+      })
+      .optional(),
+    prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional(),
+  })
+  .refine((f) => f.schema !== undefined || f.prompt !== undefined, { error: 'a json format needs `css` (no model), or `schema` and/or `prompt` (the model)' });
 
 const summaryFormatSchema = z.strictObject({ type: z.literal('summary'), prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional() });
 

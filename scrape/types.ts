@@ -78,10 +78,13 @@ export interface CssJsonFormat {
   css: { baseSelector?: string; fields: CssField[] };
 }
 
-/** `{type: "json", schema, prompt?}`: the main content's markdown to the operator's model, its answer validated against `schema`. */
+/**
+ * `{type: "json", schema?, prompt?}` (at least one): the main content's markdown to the operator's
+ * model, its answer validated against `schema` (without one: any JSON object, as the prompt asks).
+ */
 export interface SchemaJsonFormat {
   type: 'json';
-  schema: Record<string, unknown>;
+  schema?: Record<string, unknown>;
   prompt?: string;
 }
 
@@ -106,7 +109,7 @@ export function cssJsonFormat(formats: readonly FormatEntry[] | undefined): CssJ
 
 /** The model's json format of a list, if any. */
 export function schemaJsonFormat(formats: readonly FormatEntry[] | undefined): SchemaJsonFormat | undefined {
-  return (formats ?? []).find((f): f is SchemaJsonFormat => typeof f === 'object' && f.type === 'json' && 'schema' in f);
+  return (formats ?? []).find((f): f is SchemaJsonFormat => typeof f === 'object' && f.type === 'json' && !('css' in f));
 }
 
 /** The summary format of a list, if any (`"summary"` as `{type: "summary"}`). */

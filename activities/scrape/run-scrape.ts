@@ -237,10 +237,10 @@ async function modelStep(deps: ScrapeActivityDeps, input: ScrapeActivityInput, r
   try {
     const outputs = await runModelFormats(deps.llm, result.llm_input ?? '', wanted, signal);
     Object.assign(result, outputs);
-    deps.logger.info({ runId: input.runId, ...outputs.llm_usage }, 'model formats done');
+    deps.logger.info({ runId: input.runId, usage: outputs.llm_usage }, 'model formats done');
   } catch (error) {
     // What the failed calls cost the operator, in the log (the run keeps no result).
-    if (error instanceof AppError && error.extra.llm_usage) deps.logger.info({ runId: input.runId, code: error.code, ...(error.extra.llm_usage as object) }, 'model formats failed');
+    if (error instanceof AppError && error.extra.llm_usage) deps.logger.info({ runId: input.runId, code: error.code, usage: error.extra.llm_usage }, 'model formats failed');
     throw error;
   } finally {
     delete result.llm_input;

@@ -13,7 +13,7 @@
  *   `nested`: an object of `fields` read under the match; `list`: every match, each an object of
  *   `fields`, or its text without `fields`.
  */
-import type { AnyNode, Element } from 'domhandler';
+import { type AnyNode, type Element, isDocument, isTag } from 'domhandler';
 import type { CssField, CssJsonFormat } from '../types';
 import { type CheerioAPI, absoluteUrl, baseUrlOf, collapse, select } from './dom';
 
@@ -56,11 +56,11 @@ export function toNumber(text: string): number | null {
 }
 
 function readField($: CheerioAPI, parent: AnyNode, field: CssField, base: string): JsonValue {
-  const matches = (): Element[] => (field.selector === undefined ? (parent.type === 'tag' ? [parent as Element] : []) : select(field.selector, parent));
+  const matches = (): Element[] => (field.selector === undefined ? (isTag(parent) ? [parent] : []) : select(field.selector, parent));
   if (field.type === 'list') {
     return matches().map((el) => (field.fields ? readObject($, el, field.fields, base) : collapse($(el).text())));
   }
-  const el = field.selector === undefined ? (parent.type === 'tag' || parent.type === 'root' ? parent : undefined) : matches()[0];
+  const el = field.selector === undefined ? (isTag(parent) || isDocument(parent) ? parent : undefined) : matches()[0];
   if (el === undefined) return null;
   switch (field.type) {
     case 'text':
@@ -77,9 +77,9 @@ function readField($: CheerioAPI, parent: AnyNode, field: CssField, base: string
 }
 
 function attributeOf(el: AnyNode, name: string, base: string): string | null {
-  if (!('attribs' in el)) return null;
+  if (!isTag(el)) return null;
   const attr = name.toLowerCase();
-  const value = (el as Element).attribs[attr];
+  const value = el.attribs[attr];
   if (value === undefined) return null;
   return URL_ATTRIBUTES.has(attr) ? (absoluteUrl(value, base) ?? value.trim()) : value;
 }

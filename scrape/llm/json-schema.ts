@@ -30,7 +30,7 @@ function withKnownDraft(schema: Record<string, unknown>): Record<string, unknown
     // 2019-09 is validated as 2020-12 (the keywords a model's answer meets are the same).
     return typeof declared === 'string' && declared.includes('2019-09') ? { ...schema, $schema: 'https://json-schema.org/draft/2020-12/schema' } : schema;
   }
-  throw new Error(`$schema "${String(declared)}" is not supported (use draft-07 or 2020-12, or leave $schema out)`);
+  throw new Error(`$schema ${JSON.stringify(declared)} is not supported (use draft-07 or 2020-12, or leave $schema out)`);
 }
 
 /** Why `schema` is not a usable JSON Schema (meta-schema errors, an unresolved $ref…), or undefined when it is. */

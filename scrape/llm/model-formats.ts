@@ -148,16 +148,18 @@ function parseAnswer(content: string): { ok: true; value: unknown } | { ok: fals
   }
 }
 
-/** `{type: "json", schema, prompt?}` on a page's markdown: the answer, valid against the schema. */
+/** `{type: "json", schema?, prompt?}` on a page's markdown: the answer, valid against the schema. */
 export async function extractJson(settings: LlmSettings, markdown: string, format: SchemaJsonFormat, usage: Usage, signal?: AbortSignal): Promise<unknown> {
-  const validate = compileJsonSchema(format.schema);
-  const instruction = `${format.prompt ?? 'Extract the data the schema describes from this page.'}\n\nJSON Schema of the answer:\n${JSON.stringify(format.schema)}`;
+  // Without a schema (a prompt alone, as Firecrawl allows): any JSON object or array.
+  const schema = format.schema ?? { type: ['object', 'array'] };
+  const validate = compileJsonSchema(schema);
+  const instruction = `${format.prompt ?? 'Extract the data the schema describes from this page.'}\n\nJSON Schema of the answer:\n${JSON.stringify(schema)}`;
   const messages: ChatMessage[] = [
     { role: 'system', content: JSON_SYSTEM },
     { role: 'user', content: pageMessage(settings, markdown, instruction) },
   ];
   const responseFormat =
-    settings.responseFormat === 'json_schema'
+    settings.responseFormat === 'json_schema' && format.schema
       ? { type: 'json_schema', json_schema: { name: 'extraction', schema: format.schema, strict: false } }
       : { type: 'json_object' };
   let problem = '';
@@ -234,6 +236,6 @@ export function llmSettingsOf(config: {
 /** 400 LLM_NOT_CONFIGURED for a request naming a model format when the service has no model: refused before any work or charge. */
 export function assertModelFormatsConfigured(config: { LLM_BASE_URL?: string; LLM_MODEL?: string }, formats: readonly FormatEntry[] | undefined): void {
   if (config.LLM_BASE_URL && config.LLM_MODEL) return;
-  const named = schemaJsonFormat(formats) ? 'a json format with `schema`' : summaryFormat(formats) ? 'the summary format' : undefined;
+  const named = schemaJsonFormat(formats) ? 'a json format with `schema` or `prompt`' : summaryFormat(formats) ? 'the summary format' : undefined;
   if (named) throw new AppError('LLM_NOT_CONFIGURED', `${named} needs a model, and this service has none configured (the operator sets LLM_BASE_URL and LLM_MODEL); a json format with \`css\` needs none`);
 }
