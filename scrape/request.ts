@@ -81,14 +81,14 @@ const cssField: z.ZodType<CssField> = z.lazy(() =>
     .refine((f) => f.fields === undefined || f.type === 'nested' || f.type === 'list', { error: '`fields` is only for types "nested" and "list"' }),
 );
 
-const cssJsonFormatSchema = z.strictObject({
-  type: z.literal('json'),
-  css: z.strictObject({ baseSelector: css.optional(), fields: z.array(cssField).min(1).max(MAX_CSS_FIELDS) }),
-});
-
-const schemaJsonFormatSchema = z
+/**
+ * A json format: `css` (no model), or `schema` and/or `prompt` (the model). One object shape, so a
+ * broken field is reported where it is (a union of two json shapes reports neither).
+ */
+const jsonFormatSchema = z
   .strictObject({
     type: z.literal('json'),
+    css: z.strictObject({ baseSelector: css.optional(), fields: z.array(cssField).min(1).max(MAX_CSS_FIELDS) }).optional(),
     schema: z
       .record(z.string(), z.unknown())
       .refine((schema) => JSON.stringify(schema).length <= MAX_JSON_SCHEMA_CHARS, { error: `must be at most ${MAX_JSON_SCHEMA_CHARS} characters of JSON` })
@@ -99,13 +99,32 @@ const schemaJsonFormatSchema = z
       .optional(),
     prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional(),
   })
-  .refine((f) => f.schema !== undefined || f.prompt !== undefined, { error: 'a json format needs `css` (no model), or `schema` and/or `prompt` (the model)' });
+  .refine((f) => (f.css !== undefined) !== (f.schema !== undefined || f.prompt !== undefined), {
+    error: 'a json format takes `css` (no model), or `schema` and/or `prompt` (the model), not both',
+  });
 
 const summaryFormatSchema = z.strictObject({ type: z.literal('summary'), prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional() });
 
-const formatEntry = z.union([z.enum([...OUTPUT_FORMATS, 'summary']), cssJsonFormatSchema, schemaJsonFormatSchema, summaryFormatSchema], {
-  error: `must name formats among ${[...OUTPUT_FORMATS, 'summary'].join(', ')}, or be {type: "json", css} / {type: "json", schema, prompt?} / {type: "summary"}`,
-});
+const NAMED_FORMATS = [...OUTPUT_FORMATS, 'summary'] as const;
+
+/** A `formats` entry: a name, or an object chosen by its `type` (so its own problems are the ones reported). */
+const formatEntry = z.union([
+  z.enum(NAMED_FORMATS, { error: `must name formats among ${NAMED_FORMATS.join(', ')}, or be an object {type: "json" | "summary", …}` }),
+  z.discriminatedUnion('type', [jsonFormatSchema, summaryFormatSchema], { error: 'must be {type: "json", css} / {type: "json", schema?, prompt?} / {type: "summary", prompt?}' }),
+]);
+
+/**
+ * A `formats` entry that fails is reported by the problems of its own kind (a name, or an object
+ * by its `type`), not as "Invalid input" (zod reports a union whose every branch failed as one issue).
+ */
+function formatEntryIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.path[0] !== 'formats' || issue.path.length !== 2) return [issue];
+  const [nameBranch, objectBranch] = issue.errors;
+  const notAnObject = !objectBranch?.length || objectBranch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0);
+  const chosen = notAnObject ? nameBranch : objectBranch;
+  if (!chosen?.length) return [issue];
+  return chosen.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+}
 
 /** The key that says two `formats` entries are the same format (the json ones are one format, whichever way). */
 const formatKey = (entry: FormatEntry) => (typeof entry === 'string' ? entry : entry.type);
@@ -213,7 +232,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
 export function parseScrapeRequest(body: unknown): ScrapeRequest {
   const parsed = scrapeRequestSchema.safeParse(body);
   if (!parsed.success) {
-    const messages = parsed.error.issues.map(issueMessage);
+    const messages = parsed.error.issues.flatMap(formatEntryIssues).map(issueMessage);
     const unique = [...new Set(messages)];
     throw new AppError('BAD_REQUEST', unique.length === 1 ? unique[0]! : unique);
   }
