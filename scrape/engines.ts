@@ -6,7 +6,7 @@
  * scrape/browser/) plus a line here and a line in the workers' table
  * (scrape/engine-implementations.ts); the compiler names each slot.
  *
- * Pure data, type-only imports: workflows read it inside Temporal's sandbox.
+ * Pure data, and imports without runtime dependencies (scrape/types.ts): workflows read it inside Temporal's sandbox.
  */
 import type { WORKER_QUEUE_CHOICES } from '../platform/config';
 import { llmFormatCount } from './types';

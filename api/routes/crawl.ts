@@ -44,7 +44,7 @@ function createRoute(deps: AppDeps, jobs: Jobs, path: '/crawl' | '/batch/scrape'
     summary: summaryText,
     body: parsedBy(schema, parse, example),
     responses: { 202: crawlQueuedSchema },
-    errors: ['VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL'],
+    errors: ['VALIDATION_FAILED', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL'],
     idempotent: true,
     handler: async ({ auth, body: parsed, req }) => {
       assertModelFormatsConfigured(deps.config, parsed.request.scrape.formats);

@@ -226,6 +226,14 @@ describe('the model path', () => {
         expect(status).toBe(400);
         expect(body.code).toBe('LLM_NOT_CONFIGURED');
       }
+      // A crawl asking for a model format is refused the same way, before it starts.
+      const crawl = await fetch(`${unconfigured.baseUrl}/crawl`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+        body: JSON.stringify({ url: `${site.url}/products`, scrape: { formats: ['summary'] } }),
+      });
+      expect(crawl.status).toBe(400);
+      expect(((await crawl.json()) as Body).code).toBe('LLM_NOT_CONFIGURED');
       expect(site.hits.size).toBe(0);
       expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(START);
       const css = await scrape({ url: `${site.url}/products`, formats: [PRODUCT_CSS] }, unconfigured.baseUrl);

@@ -6,7 +6,10 @@
  *   document as received / rendered. Nothing is parsed beyond what selectors need.
  * - `formats`: `rawHtml` (the document as received / rendered), `html` (the cleaned content),
  *   `markdown`, `text` (both from that same cleaned content), `links`, `metadata` (whole page);
- *   `screenshot` is the browser engine's. The document is parsed once (cheerio) for all of them.
+ *   `screenshot` is the browser engine's; `{type: "json", css}` (the CSS schema: json-css.ts),
+ *   and for the model formats (json with a schema, summary) the main content's markdown as
+ *   `llm_input`, which the scrape activity hands to the model (scrape/llm/model-formats.ts).
+ *   The document is parsed once (cheerio) for all of them.
  *
  * The content of html, markdown and text: the elements matching `include_tags` when given (in
  * document order, outermost only), else the main content (`only_main_content`, default true;
