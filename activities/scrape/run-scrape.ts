@@ -211,7 +211,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     const outcome = errorCodeOr(failure.type, 'SCRAPE_FAILED');
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
-    if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR')) {
+    // The model step fails after the proxy's attempt was recorded a success: not the proxy's either.
+    if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR') && !outcome.startsWith('LLM_')) {
       // A proxy that could not be used is skipped for the cool-down; a target's own error is not the proxy's.
       if (outcome === 'PROXY_FAILED') deps.proxies!.failed(proxy);
       await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt, proxy: proxy!.id, outcome, message: failure.message }), signal).catch(() => undefined);
