@@ -6,10 +6,9 @@
  * scrape/browser/) plus a line here and a line in the workers' table
  * (scrape/engine-implementations.ts); the compiler names each slot.
  *
- * Pure data, and imports without runtime dependencies (scrape/types.ts): workflows read it inside Temporal's sandbox.
+ * Pure data, type-only imports: workflows read it inside Temporal's sandbox.
  */
 import type { WORKER_QUEUE_CHOICES } from '../platform/config';
-import { llmFormatCount } from './types';
 
 /** The scrape modes (`mode` of a request), one per engine. */
 export const SCRAPE_MODES = ['http', 'browser'] as const;
@@ -79,6 +78,18 @@ export const SCREENSHOT_PRICE = 1;
  * LLM_MAX_INPUT_CHARS and the answer at LLM_MAX_OUTPUT_TOKENS, so a format's tokens are bounded).
  */
 export const LLM_FORMAT_PRICE = 5;
+
+/**
+ * How many `formats` entries need the operator's model: a json format without `css` (a schema
+ * and/or a prompt), a summary (`"summary"` or `{type: "summary"}`). Read on the entries as
+ * written (scrape/types.ts FormatEntry), without importing them: that module imports this one.
+ */
+export function llmFormatCount(formats: readonly unknown[] | undefined): number {
+  const objects = (formats ?? []).filter((f): f is { type?: unknown; css?: unknown } => typeof f === 'object' && f !== null);
+  const json = objects.some((f) => f.type === 'json' && f.css === undefined);
+  const summary = (formats ?? []).includes('summary') || objects.some((f) => f.type === 'summary');
+  return Number(json) + Number(summary);
+}
 
 /** `screenshot` or `screenshot@fullPage` (a request's `formats` entry). */
 export function isScreenshotFormat(format: unknown): boolean {

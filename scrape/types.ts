@@ -121,12 +121,6 @@ export function summaryFormat(formats: readonly FormatEntry[] | undefined): Summ
   return undefined;
 }
 
-/** How many entries of a list need the operator's model (a schema json, a summary): each is priced (LLM_FORMAT_PRICE). */
-export function llmFormatCount(formats: readonly unknown[] | undefined): number {
-  const entries = (formats ?? []) as FormatEntry[];
-  return (schemaJsonFormat(entries) ? 1 : 0) + (summaryFormat(entries) ? 1 : 0);
-}
-
 /** Token counts of the model calls of a run (all tries), as the endpoint reported them. */
 export interface LlmUsage {
   model: string;
