@@ -1,6 +1,6 @@
 /**
  * One scrape run, after its request was parsed: the part shared by `POST /webhook/unblocker` and
- * `POST /user-templates/:id/run`. Precheck (blacklist, scheme, private target) → cost, 402 when
+ * `POST /user-templates/:id/run`. A model format without a model: 400 LLM_NOT_CONFIGURED. Precheck (blacklist, scheme, private target) → cost, 402 when
  * the balance is short, 429 when the account has too many runs in flight → the run is recorded and started (api/scrape-dispatch.ts) → 202 when
  * async, else wait up to SYNC_TIMEOUT_MS: 504 with the run id, 200 with the result, or the
  * failure's status and body.
@@ -14,6 +14,7 @@ import type { StoredResult } from '../scrape/types';
 import { SCRAPE_OUTPUT_FIELDS } from '../scrape/result';
 import type { AuthContext } from './middleware/auth';
 import { type ScrapeRequest, scrapeCost } from '../scrape/request';
+import { assertModelFormatsConfigured } from '../scrape/llm/model-formats';
 import { ResourceNeverStarted } from './idempotency';
 import { apiWebhooks } from './webhooks';
 import type { AppDeps } from './deps';
@@ -113,6 +114,7 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   // One clock reading: the request's 50 s run from here.
   const acceptedAt = options.acceptedAt ?? Date.now();
   const deadline = options.deadline ?? acceptedAt + deps.config.SYNC_TIMEOUT_MS;
+  assertModelFormatsConfigured(deps.config, request.formats);
   const cost = scrapeCost(request);
   // All only read: the target check (its DNS lookup included), the balance (its statement also
   // counts the account's runs in flight: api/limits.ts) and whether the run emits webhook events.

@@ -268,6 +268,23 @@ const configSchema = z.object({
   PROXY_COOLDOWN_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(3_600_000).default(60_000),
   /** A flow run keeps one proxy per target host (while it works) instead of rotating per request. */
   PROXY_STICKY: booleanFlag.default(false),
+  /**
+   * The model of the json schema and summary formats (docs/scraping.md "Structured output"): an
+   * OpenAI-compatible chat-completions API root (`…/v1`). Unset: those formats are refused
+   * (400 LLM_NOT_CONFIGURED). The operator's own endpoint: loopback and private addresses allowed.
+   */
+  LLM_BASE_URL: z.string().url('must be a URL').regex(/^https?:\/\//i, 'must be an http(s) URL').optional(),
+  /** Sent as `Authorization: Bearer …`; never logged. Optional (a local Ollama needs none). */
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  /** One model call's deadline. */
+  LLM_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1000).max(120_000).default(20_000),
+  /** The page's markdown is cut at this many characters before it goes to the model. */
+  LLM_MAX_INPUT_CHARS: z.coerce.number({ message: 'must be a whole number' }).int().min(1000).max(2_000_000).default(100_000),
+  /** `max_tokens` of each call. */
+  LLM_MAX_OUTPUT_TOKENS: z.coerce.number({ message: 'must be a whole number' }).int().min(16).max(65_536).default(4096),
+  /** `json_schema` (structured outputs: OpenAI, vLLM, Ollama ≥ 0.5) or `json_object` for servers without them. */
+  LLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
 });
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL' | 'PROXY_URLS'> & {

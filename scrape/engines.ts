@@ -72,6 +72,25 @@ export const CAPTURE_NETWORK_PRICE = 1;
 /** What a screenshot (`formats` naming `screenshot` or `screenshot@fullPage`) adds; the other formats cost nothing more. */
 export const SCREENSHOT_PRICE = 1;
 
+/**
+ * What each model format (a json format with `schema`, the summary format) adds: a fixed price per
+ * format, whatever the tokens (docs/scraping.md "Structured output": the input is cut at
+ * LLM_MAX_INPUT_CHARS and the answer at LLM_MAX_OUTPUT_TOKENS, so a format's tokens are bounded).
+ */
+export const LLM_FORMAT_PRICE = 5;
+
+/**
+ * How many `formats` entries need the operator's model: a json format without `css` (a schema
+ * and/or a prompt), a summary (`"summary"` or `{type: "summary"}`). Read on the entries as
+ * written (scrape/types.ts FormatEntry), without importing them: that module imports this one.
+ */
+export function llmFormatCount(formats: readonly unknown[] | undefined): number {
+  const objects = (formats ?? []).filter((f): f is { type?: unknown; css?: unknown } => typeof f === 'object' && f !== null);
+  const json = objects.some((f) => f.type === 'json' && f.css === undefined);
+  const summary = (formats ?? []).includes('summary') || objects.some((f) => f.type === 'summary');
+  return Number(json) + Number(summary);
+}
+
 /** `screenshot` or `screenshot@fullPage` (a request's `formats` entry). */
 export function isScreenshotFormat(format: unknown): boolean {
   return format === 'screenshot' || format === 'screenshot@fullPage';
@@ -97,12 +116,13 @@ export function modesSupporting(field: keyof EngineSupport): ScrapeMode[] {
 
 /**
  * A scrape's price: its engine's, plus CAPTURE_NETWORK_PRICE with `capture_network`, plus
- * SCREENSHOT_PRICE with a screenshot format (docs/scraping.md "Price list").
+ * SCREENSHOT_PRICE with a screenshot format, plus LLM_FORMAT_PRICE per model format (docs/scraping.md "Price list").
  */
 export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean; formats?: readonly unknown[] }): number {
   return (
     SCRAPE_ENGINES[request.mode].price +
     (request.capture_network ? CAPTURE_NETWORK_PRICE : 0) +
-    (request.formats?.some(isScreenshotFormat) ? SCREENSHOT_PRICE : 0)
+    (request.formats?.some(isScreenshotFormat) ? SCREENSHOT_PRICE : 0) +
+    llmFormatCount(request.formats) * LLM_FORMAT_PRICE
   );
 }

@@ -17,13 +17,21 @@ import { PROXY_CHOICES } from './proxies';
 import { issueMessage } from '../platform/validate';
 import { webhookSpecSchema } from '../webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, isScreenshotFormat, modesSupporting } from './engines';
-import { OUTPUT_FORMATS } from './types';
+import { CSS_FIELD_TYPES, OUTPUT_FORMATS } from './types';
+import { type CssField, type CssJsonFormat, type FormatEntry, cssJsonFormat } from './types';
+import { jsonSchemaProblem } from './llm/json-schema';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
 /** At most this many `include_tags` / `exclude_tags` each. */
 export const MAX_TAG_SELECTORS = 50;
+/** A CSS schema's fields per level (docs/scraping.md "Structured output"). */
+export const MAX_CSS_FIELDS = 50;
+/** A json format's `schema`, as JSON. */
+export const MAX_JSON_SCHEMA_CHARS = 32 * 1024;
+/** A model format's `prompt`. */
+export const MAX_LLM_PROMPT_CHARS = 4000;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  
@@ -58,12 +66,75 @@ const fillForm = z.strictObject({
 const integerError = (issue: { code?: string }) =>
   issue.code === 'invalid_type' || issue.code === 'invalid_format' ? 'must be an integer' : undefined;
 
+/** A CSS schema's field (docs/scraping.md "Structured output"); `fields` only for nested and list, `attribute` for attribute (and number). */
+const cssField: z.ZodType<CssField> = z.lazy(() =>
+  z
+    .strictObject({
+      name: z.string().trim().min(1).max(200),
+      selector: css.optional(),
+      type: z.enum(CSS_FIELD_TYPES, { error: `must be one of ${CSS_FIELD_TYPES.join(', ')}` }),
+      attribute: z.string().trim().min(1).max(200).optional(),
+      fields: z.array(cssField).min(1).max(MAX_CSS_FIELDS).optional(),
+    })
+    .refine((f) => f.type !== 'attribute' || f.attribute !== undefined, { error: 'a field of type "attribute" needs `attribute`' })
+    .refine((f) => f.type !== 'nested' || f.fields !== undefined, { error: 'a field of type "nested" needs `fields`' })
+    .refine((f) => f.fields === undefined || f.type === 'nested' || f.type === 'list', { error: '`fields` is only for types "nested" and "list"' }),
+);
+
+/**
+ * A json format: `css` (no model), or `schema` and/or `prompt` (the model). One object shape, so a
+ * broken field is reported where it is (a union of two json shapes reports neither).
+ */
+const jsonFormatSchema = z
+  .strictObject({
+    type: z.literal('json'),
+    css: z.strictObject({ baseSelector: css.optional(), fields: z.array(cssField).min(1).max(MAX_CSS_FIELDS) }).optional(),
+    schema: z
+      .record(z.string(), z.unknown())
+      .refine((schema) => JSON.stringify(schema).length <= MAX_JSON_SCHEMA_CHARS, { error: `must be at most ${MAX_JSON_SCHEMA_CHARS} characters of JSON` })
+      .superRefine((schema, ctx) => {
+        const problem = jsonSchemaProblem(schema);
+        if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid JSON Schema: ${problem}` });
+      })
+      .optional(),
+    prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional(),
+  })
+  .refine((f) => (f.css !== undefined) !== (f.schema !== undefined || f.prompt !== undefined), {
+    error: 'a json format takes `css` (no model), or `schema` and/or `prompt` (the model), not both',
+  });
+
+const summaryFormatSchema = z.strictObject({ type: z.literal('summary'), prompt: z.string().trim().min(1).max(MAX_LLM_PROMPT_CHARS).optional() });
+
+const NAMED_FORMATS = [...OUTPUT_FORMATS, 'summary'] as const;
+
+/** A `formats` entry: a name, or an object chosen by its `type` (so its own problems are the ones reported). */
+const formatEntry = z.union([
+  z.enum(NAMED_FORMATS, { error: `must name formats among ${NAMED_FORMATS.join(', ')}, or be an object {type: "json" | "summary", …}` }),
+  z.discriminatedUnion('type', [jsonFormatSchema, summaryFormatSchema], { error: 'must be {type: "json", css} / {type: "json", schema?, prompt?} / {type: "summary", prompt?}' }),
+]);
+
+/**
+ * A `formats` entry that fails is reported by the problems of its own kind (a name, or an object
+ * by its `type`), not as "Invalid input" (zod reports a union whose every branch failed as one issue).
+ */
+function formatEntryIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.path[0] !== 'formats' || issue.path.length !== 2) return [issue];
+  const [nameBranch, objectBranch] = issue.errors;
+  const notAnObject = !objectBranch?.length || objectBranch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0);
+  const chosen = notAnObject ? nameBranch : objectBranch;
+  if (!chosen?.length) return [issue];
+  return chosen.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
+/** The key that says two `formats` entries are the same format (the json ones are one format, whichever way). */
+const formatKey = (entry: FormatEntry) => (typeof entry === 'string' ? entry : entry.type);
+
 /** `formats` (docs/scraping.md "Output formats"): each at most once, one screenshot at most. */
 const formats = z
-  .array(z.enum(OUTPUT_FORMATS, { error: `must name formats among ${OUTPUT_FORMATS.join(', ')}` }))
+  .array(formatEntry)
   .min(1)
-  .max(OUTPUT_FORMATS.length)
-  .refine((list) => new Set(list).size === list.length, { error: 'must not repeat a format' })
+  .max(OUTPUT_FORMATS.length + 2)
+  .refine((list) => new Set(list.map(formatKey)).size === list.length, { error: 'must not repeat a format' })
   .refine((list) => list.filter(isScreenshotFormat).length <= 1, { error: 'may ask for one screenshot (screenshot or screenshot@fullPage)' });
 
 const tagSelectors = z.array(css).max(MAX_TAG_SELECTORS);
@@ -163,7 +234,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
 export function parseScrapeRequest(body: unknown): ScrapeRequest {
   const parsed = scrapeRequestSchema.safeParse(body);
   if (!parsed.success) {
-    const messages = parsed.error.issues.map(issueMessage);
+    const messages = parsed.error.issues.flatMap(formatEntryIssues).map(issueMessage);
     const unique = [...new Set(messages)];
     throw new AppError('BAD_REQUEST', unique.length === 1 ? unique[0]! : unique);
   }
@@ -172,12 +243,26 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   for (const tag of req.include_tags ?? []) assertValidCss(tag, 'include_tags selector');
   for (const tag of req.exclude_tags ?? []) assertValidCss(tag, 'exclude_tags selector');
   if (req.wait_for !== undefined) assertValidCss(req.wait_for, 'wait_for selector');
+  const css = cssJsonFormat(req.formats);
+  if (css) validateCssSchema(css);
   if (req.fill_form) {
     if (req.fill_form.selector !== undefined) assertValidCss(req.fill_form.selector, 'fill_form.selector');
     for (const field of Object.keys(req.fill_form.fields)) assertValidCss(field, 'fill_form field selector');
     if (req.fill_form.submit !== undefined) assertValidCss(req.fill_form.submit, 'fill_form.submit selector');
   }
   return req;
+}
+
+/** Every selector of a CSS schema parses (INVALID_SELECTOR naming the first that does not). */
+function validateCssSchema(format: CssJsonFormat): void {
+  if (format.css.baseSelector !== undefined) assertValidCss(format.css.baseSelector, 'formats json css.baseSelector');
+  const walk = (fields: readonly CssField[]) => {
+    for (const field of fields) {
+      if (field.selector !== undefined) assertValidCss(field.selector, `formats json field "${field.name}" selector`);
+      if (field.fields) walk(field.fields);
+    }
+  };
+  walk(format.css.fields);
 }
 
 /** The price list and a request's cost live with the engines. */

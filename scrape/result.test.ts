@@ -30,6 +30,9 @@ const engineOutputs: ScrapeOutputTypes = {
   screenshot: { png: new Uint8Array([137, 80, 78, 71]), width: 1280, height: 720 },
   headers: { 'content-type': 'text/html' },
   network: [{ url: 'http://127.0.0.1/page', method: 'GET', status: 200, resource_type: 'document', request_headers: {}, response_headers: {} }],
+  json: [{ name: 'Lamp', price: 12.5 }],
+  summary: 'A page that says hello.',
+  llm_usage: { model: 'test-model', prompt_tokens: 120, completion_tokens: 30, calls: 1 },
 };
 
 const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'http://127.0.0.1/page', status: 200, mode: 'browser', elapsed_ms: 12, ...engineOutputs };

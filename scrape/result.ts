@@ -47,6 +47,11 @@ export const scrapeOutputSchema = z.object({
   screenshot: z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() }).optional(),
   headers: z.record(z.string(), z.unknown()),
   network: z.array(z.unknown()).optional(),
+  // A json format's value (docs/scraping.md "Structured output"): a CSS schema's, or the model's answer valid against its schema.
+  json: z.unknown().optional(),
+  summary: z.string().optional(),
+  // The model's token counts, with a schema json or a summary format.
+  llm_usage: z.object({ model: z.string(), prompt_tokens: z.int(), completion_tokens: z.int(), calls: z.int() }).optional(),
 });
 
 /** The name of each output field. */

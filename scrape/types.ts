@@ -58,6 +58,79 @@ export interface NetworkEntry {
 export const OUTPUT_FORMATS = ['rawHtml', 'html', 'markdown', 'text', 'links', 'metadata', 'screenshot', 'screenshot@fullPage'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** The types of a CSS-schema field (docs/scraping.md "Structured output"). */
+export const CSS_FIELD_TYPES = ['text', 'attribute', 'html', 'number', 'nested', 'list'] as const;
+export type CssFieldType = (typeof CSS_FIELD_TYPES)[number];
+
+/** One field of a CSS schema: a name, a selector (absent: the element itself) and how to read it. */
+export interface CssField {
+  name: string;
+  selector?: string;
+  type: CssFieldType;
+  /** `attribute`: the attribute read (URL attributes resolved); `number`: read this attribute instead of the text. */
+  attribute?: string;
+  /** `nested` (an object) and `list` (a list of objects; without fields, a list of texts). */
+  fields?: CssField[];
+}
+
+/** `{type: "json", css}`: fields mapped to selectors, no model; a list of objects with `baseSelector`, else one object. */
+export interface CssJsonFormat {
+  type: 'json';
+  css: { baseSelector?: string; fields: CssField[] };
+}
+
+/**
+ * `{type: "json", schema?, prompt?}` (at least one): the main content's markdown to the operator's
+ * model, its answer validated against `schema` (without one: any JSON object, as the prompt asks).
+ */
+export interface SchemaJsonFormat {
+  type: 'json';
+  schema?: Record<string, unknown>;
+  prompt?: string;
+}
+
+/** `"summary"` or `{type: "summary", prompt?}`: a plain-text summary of the main content, by the operator's model. */
+export interface SummaryFormat {
+  type: 'summary';
+  prompt?: string;
+}
+
+/** A `formats` entry: a named format, or one of the structured formats. */
+export type FormatEntry = OutputFormat | 'summary' | CssJsonFormat | SchemaJsonFormat | SummaryFormat;
+
+/** The named (string) formats of a list; the structured ones are read by the helpers below. */
+export function plainFormats(formats: readonly FormatEntry[] | undefined): OutputFormat[] {
+  return (formats ?? []).filter((f): f is OutputFormat => typeof f === 'string' && f !== 'summary');
+}
+
+/** The CSS-schema json format of a list, if any. */
+export function cssJsonFormat(formats: readonly FormatEntry[] | undefined): CssJsonFormat | undefined {
+  return (formats ?? []).find((f): f is CssJsonFormat => typeof f === 'object' && f.type === 'json' && 'css' in f);
+}
+
+/** The model's json format of a list, if any. */
+export function schemaJsonFormat(formats: readonly FormatEntry[] | undefined): SchemaJsonFormat | undefined {
+  return (formats ?? []).find((f): f is SchemaJsonFormat => typeof f === 'object' && f.type === 'json' && !('css' in f));
+}
+
+/** The summary format of a list, if any (`"summary"` as `{type: "summary"}`). */
+export function summaryFormat(formats: readonly FormatEntry[] | undefined): SummaryFormat | undefined {
+  for (const f of formats ?? []) {
+    if (f === 'summary') return { type: 'summary' };
+    if (typeof f === 'object' && f.type === 'summary') return f;
+  }
+  return undefined;
+}
+
+/** Token counts of the model calls of a run (all tries), as the endpoint reported them. */
+export interface LlmUsage {
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Model calls made (a retry after an invalid answer is a second). */
+  calls: number;
+}
+
 /** One link of the page (`links` format): absolute, without its fragment, once per URL. */
 export interface PageLink {
   url: string;
@@ -113,6 +186,12 @@ export interface ScrapeOutputTypes {
   headers: Record<string, string>;
   /** Browser mode with `capture_network` only. */
   network: NetworkEntry[];
+  /** A json format: the CSS schema's object (or list of objects), or the model's answer, valid against its schema. */
+  json: unknown;
+  /** The summary format: the model's plain-text summary of the main content. */
+  summary: string;
+  /** With a model format (schema json, summary): the tokens it used (docs/scraping.md "Structured output"). */
+  llm_usage: LlmUsage;
 }
 
 type Assert<T extends true> = T;
@@ -127,7 +206,10 @@ type OptionalOutputField = { [K in ScrapeOutputField]-?: undefined extends Decla
 export type ScrapeOutputs = { [K in Exclude<ScrapeOutputField, OptionalOutputField>]: ScrapeOutputTypes[K] } & { [K in OptionalOutputField]?: ScrapeOutputTypes[K] };
 
 /** The format fields of a result, named after the formats. */
-export type FormatOutputs = Pick<ScrapeOutputs, 'rawHtml' | 'html' | 'markdown' | 'text' | 'links' | 'metadata'>;
+export type FormatOutputs = Pick<ScrapeOutputs, 'rawHtml' | 'html' | 'markdown' | 'text' | 'links' | 'metadata' | 'json'> & {
+  /** With a model format: the main content's markdown, the model's input (see ScrapeResult). */
+  llm_input?: string;
+};
 
 /** What an engine returns: the page's own fields, then its output (scrape/result.ts). */
 export type ScrapeResult = {
@@ -141,6 +223,11 @@ export type ScrapeResult = {
   elapsed_ms: number;
   /** The answer is a block page of this vendor (scrape/blocks.ts); the activity decides what that means. Never stored as output. */
   blocked_by?: BlockVendor;
+  /**
+   * With a model format: the main content as markdown, the model's input. Not an output field:
+   * the scrape activity reads it and nothing stores it.
+   */
+  llm_input?: string;
 } & ScrapeOutputs;
 
 /** browser only: the `page.goto` event a scrape waits for before it reads the page. */

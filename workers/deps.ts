@@ -9,6 +9,7 @@ import { createMapActivities } from '../activities/map';
 import { createWebhookEmitActivities } from '../activities/webhooks';
 import type { ActivityDeps } from '../activities';
 import type { Config } from '../platform/config';
+import { llmSettingsOf } from '../scrape/llm/model-formats';
 import { createDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { createWorkerMetrics } from '../platform/metrics';
@@ -24,8 +25,9 @@ import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
 /** What a scrape's activities read from configuration: the same in a worker process and in the API's own worker. */
-export function scrapeActivitySettings(config: Config): Pick<ScrapeActivityDeps, 'lowCreditThreshold' | 'proxies' | 'proxySticky'> {
-  return { lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config) };
+export function scrapeActivitySettings(config: Config): Pick<ScrapeActivityDeps, 'lowCreditThreshold' | 'proxies' | 'proxySticky' | 'llm'> {
+  const llm = llmSettingsOf(config);
+  return { lowCreditThreshold: config.LOW_CREDIT_THRESHOLD, ...proxySettings(config), ...(llm ? { llm } : {}) };
 }
 
 /**

@@ -21,6 +21,8 @@ import type { ScrapeRequestPayload } from '../../scrape/request';
 import { scrapeCreditKeys } from '../../scrape/credit-keys';
 import { blockedMessage } from '../../scrape/blocks';
 import type { Engine } from '../../scrape/request';
+import { schemaJsonFormat, summaryFormat } from '../../scrape/types';
+import { type LlmSettings, runModelFormats } from '../../scrape/llm/model-formats';
 
 
 
@@ -47,6 +49,8 @@ export interface ScrapeActivityDeps {
   proxySticky?: boolean;
   /** The attempts running in this process, so a cancel of one run stops its fetch alone (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
+  /** LLM_BASE_URL, LLM_MODEL…: the model of the json schema and summary formats (absent: they fail LLM_NOT_CONFIGURED). */
+  llm?: LlmSettings;
 }
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
@@ -196,6 +200,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if (isRetryableTargetStatus(result.status)) {
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
     }
+    await modelStep(deps, input, result, signal);
     const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result), signal);
     if (input.finishOnSuccess) {
       if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
@@ -216,7 +221,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     const outcome = errorCodeOr(failure.type, 'SCRAPE_FAILED');
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
-    if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR')) {
+    // The model step fails after the proxy's attempt was recorded a success: not the proxy's either.
+    if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR') && !outcome.startsWith('LLM_')) {
       // A proxy that could not be used is skipped for the cool-down; a target's own error is not the proxy's.
       // A block page is the target refusing this proxy's address: the next attempt takes another.
       if (outcome === 'PROXY_FAILED' || outcome === 'TARGET_BLOCKED') deps.proxies!.failed(proxy);
@@ -226,6 +232,30 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     throw failure;
   } finally {
     running?.end();
+  }
+}
+
+/**
+ * The model formats (json with a schema, summary: scrape/llm/model-formats.ts), a step of the
+ * scrape activity after the page was read and before its result is stored. Their failures
+ * (LLM_INVALID_OUTPUT, LLM_FAILED, LLM_NOT_CONFIGURED) are final for the activity — the step
+ * already retried the model once — so a model that fails never scrapes the page again; the run
+ * fails and is refunded as any failed scrape (docs/scraping.md "Structured output").
+ */
+async function modelStep(deps: ScrapeActivityDeps, input: ScrapeActivityInput, result: ScrapeResult, signal?: AbortSignal): Promise<void> {
+  const { formats } = input.request;
+  const wanted = { json: schemaJsonFormat(formats), summary: summaryFormat(formats) };
+  if (!wanted.json && !wanted.summary) return;
+  try {
+    const outputs = await runModelFormats(deps.llm, result.llm_input ?? '', wanted, signal);
+    Object.assign(result, outputs);
+    deps.logger.info({ runId: input.runId, usage: outputs.llm_usage }, 'model formats done');
+  } catch (error) {
+    // What the failed calls cost the operator, in the log (the run keeps no result).
+    if (error instanceof AppError && error.extra.llm_usage) deps.logger.info({ runId: input.runId, code: error.code, usage: error.extra.llm_usage }, 'model formats failed');
+    throw error;
+  } finally {
+    delete result.llm_input;
   }
 }
 

@@ -21,6 +21,8 @@ export interface ScrapedPage {
   rawHtml?: string;
   links?: PageLink[];
   metadata?: PageMetadata;
+  json?: unknown;
+  summary?: string;
 }
 
 export interface FirecrawlMetadata {
@@ -44,6 +46,10 @@ export interface FirecrawlDocument {
   rawHtml?: string;
   links?: string[];
   screenshot?: string;
+  json?: unknown;
+  /** v1's `extract` format: the same value as `json`. */
+  extract?: unknown;
+  summary?: string;
   metadata: FirecrawlMetadata;
 }
 
@@ -98,6 +104,9 @@ export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedFormats, sc
     ...(has('rawHtml') ? { rawHtml: page.rawHtml ?? '' } : {}),
     ...(has('links') ? { links: (page.links ?? []).map((link) => link.url) } : {}),
     ...(has('screenshot') && screenshot ? { screenshot: `data:image/png;base64,${Buffer.from(screenshot).toString('base64')}` } : {}),
+    ...(has('json') ? { json: page.json ?? null } : {}),
+    ...(has('extract') ? { extract: page.json ?? null } : {}),
+    ...(has('summary') ? { summary: page.summary ?? '' } : {}),
     metadata: metadataOf(page),
   };
 }

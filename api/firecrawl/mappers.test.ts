@@ -80,12 +80,22 @@ describe('scrape options → our request', () => {
     expect(parseV2Scrape({ url: URL_, timeout: 10_000_000 }).timeoutMs).toBe(300000);
   });
 
+  it('maps json (v2 object, v1 jsonOptions / extract with extractOptions) and summary onto our model formats', () => {
+    const schema = { type: 'object', properties: { title: { type: 'string' } } };
+    expect(parseV2Scrape({ url: URL_, formats: ['markdown', { type: 'json', schema, prompt: 'the title' }, 'summary'] }).request.formats).toEqual(['markdown', 'summary', { type: 'json', schema, prompt: 'the title' }, 'metadata']);
+    const v1 = parseV1Scrape({ url: URL_, formats: ['json'], jsonOptions: { schema, prompt: 'the title', systemPrompt: 'Be brief.' } });
+    expect(v1.request.formats).toEqual([{ type: 'json', schema, prompt: 'Be brief.\n\nthe title' }, 'metadata']);
+    expect(v1.wanted.formats).toEqual(['json']);
+    const extract = parseV1Scrape({ url: URL_, formats: ['extract'], extractOptions: { prompt: 'the title' } });
+    expect(extract.request.formats).toEqual([{ type: 'json', prompt: 'the title' }, 'metadata']);
+    expect(extract.wanted.formats).toEqual(['extract']);
+    // Neither a schema nor a prompt: our json format has nothing to ask.
+    expect(badRequest(() => parseV1Scrape({ url: URL_, formats: ['json'] }))).toContain('a json format takes');
+  });
+
   it('refuses what it cannot do, naming the field, and malformed input', () => {
-    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['markdown', { type: 'json', prompt: 'x' }] }))).toContain('formats[1] "json" is not supported');
-    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['summary'] }))).toContain('"summary" is not supported');
     expect(badRequest(() => parseV2Scrape({ url: URL_, formats: [{ type: 'changeTracking' }] }))).toContain('"changeTracking" is not supported');
-    expect(badRequest(() => parseV1Scrape({ url: URL_, formats: ['extract'] }))).toContain('"extract" is not supported');
-    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['pdf-magic'] }))).toContain('supported formats are markdown, html, rawHtml, links, screenshot');
+    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['pdf-magic'] }))).toContain('supported formats are markdown, html, rawHtml, links, screenshot, json, extract, summary');
     expect(badRequest(() => parseV2Scrape({ url: URL_, actions: [{ type: 'click', selector: 'a' }] }))).toContain('actions is not supported');
     expect(parseV2Scrape({ url: URL_, actions: [] }).request.mode).toBe('http');
     expect(badRequest(() => parseV2Scrape({ url: 'ftp://example.com/' }))).toContain('url');

@@ -37,6 +37,9 @@ export const firecrawlDocumentSchema = z
     rawHtml: z.string().optional(),
     links: z.array(z.string()).optional(),
     screenshot: z.string().optional().meta({ description: 'data:image/png;base64,…' }),
+    json: z.unknown().optional().meta({ description: 'The json format: the model\'s answer, valid against the schema' }),
+    extract: z.unknown().optional().meta({ description: 'v1\'s extract format: as json' }),
+    summary: z.string().optional(),
     metadata: firecrawlMetadataSchema,
   })
   .meta({ id: 'FirecrawlDocument' });

@@ -7,8 +7,11 @@
  *   `excludeTags`, `headers`, `timeout`, and `waitFor`/`mobile`, which choose the browser);
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
  *   fields naming features we do not have: `location`, `proxy`, `skipTlsVerification`, …);
- * - refused: a 400 naming the field, for what we cannot do and a caller relies on (`json`,
- *   `summary`, `changeTracking` formats, `actions`).
+ * - refused: a 400 naming the field, for what we cannot do and a caller relies on (the
+ *   `changeTracking` format, `actions`).
+ * The `json` format (v2 `{type: "json", schema?, prompt?}`; v1 `"json"` with `jsonOptions`, or
+ * `"extract"` with `extractOptions`) and `summary` are our model formats (docs/scraping.md
+ * "Structured output"): 400 LLM_NOT_CONFIGURED without a model, as on the native route.
  * Unknown fields are ignored (Firecrawl's own server is strict; its SDKs and MCP server add
  * fields release after release, and a 400 for those would break them).
  *
@@ -18,32 +21,39 @@
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
-import type { OutputFormat } from '../../scrape/types';
+import type { FormatEntry } from '../../scrape/types';
 import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
 
-/** The Firecrawl formats we produce, and the field each fills in the document. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+/** The Firecrawl formats we produce, and the field each fills in the document (v1's `extract` is `json` under v1's name). */
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'json', 'extract', 'summary'] as const;
 export type FirecrawlFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Formats Firecrawl has and we do not produce (yet): refused, by name. */
 const UNSUPPORTED_FORMATS: Record<string, string> = {
-  json: 'LLM extraction is not available on this service',
-  extract: 'LLM extraction is not available on this service',
-  summary: 'LLM summaries are not available on this service',
   changeTracking: 'change tracking is not available on this service',
 };
 
 /** The longest `timeout` honoured (ms): the whole answer's deadline. */
 export const MAX_FIRECRAWL_TIMEOUT_MS = 300_000;
 
-const formatObject = z.looseObject({ type: z.string({ error: 'must be a format name' }), fullPage: z.boolean().optional() });
+const formatObject = z.looseObject({
+  type: z.string({ error: 'must be a format name' }),
+  fullPage: z.boolean().optional(),
+  // {type: "json"}: the model's schema and prompt.
+  schema: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().optional(),
+});
+/** v1's options of its `json` and `extract` formats. */
+const modelOptions = z.looseObject({ schema: z.record(z.string(), z.unknown()).optional(), prompt: z.string().optional(), systemPrompt: z.string().optional() });
 const format = z.union([z.string(), formatObject], { error: 'must be a format name or {type, …}' });
 
 const stringList = z.array(z.string());
 
 /** Firecrawl's scrape options, as its SDKs send them; unknown fields pass (see above). */
 export const firecrawlScrapeOptionsSchema = z.looseObject({
-  formats: z.array(format).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}; json, summary, changeTracking → 400' }),
+  formats: z.array(format).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary; changeTracking → 400' }),
+  jsonOptions: modelOptions.optional().meta({ description: 'v1: the `json` format\'s schema and prompt (systemPrompt is put before the prompt)' }),
+  extractOptions: modelOptions.optional().meta({ description: 'v1: the `extract` format\'s schema and prompt' }),
   onlyMainContent: z.boolean().optional().meta({ description: 'Default true: the page\'s main content' }),
   includeTags: stringList.optional(),
   excludeTags: stringList.optional(),
@@ -74,6 +84,16 @@ export type FirecrawlScrapeOptions = z.output<typeof firecrawlScrapeOptionsSchem
 export interface WantedFormats {
   formats: FirecrawlFormat[];
   fullPage: boolean;
+}
+
+/** The `json` (or v1 `extract`) format's schema and prompt, from the format object (v2) or v1's options. */
+function modelJsonFormat(options: FirecrawlScrapeOptions, wanted: WantedFormats): FormatEntry | undefined {
+  if (!wanted.formats.includes('json') && !wanted.formats.includes('extract')) return undefined;
+  const object = (options.formats ?? []).find((f) => typeof f === 'object' && f.type === 'json') as { schema?: Record<string, unknown>; prompt?: string } | undefined;
+  const v1 = wanted.formats.includes('json') ? options.jsonOptions : options.extractOptions;
+  const schema = object?.schema ?? v1?.schema;
+  const prompt = [v1?.systemPrompt, object?.prompt ?? v1?.prompt].filter((p): p is string => typeof p === 'string' && p.trim() !== '').join('\n\n');
+  return { type: 'json', ...(schema ? { schema } : {}), ...(prompt ? { prompt } : {}) };
 }
 
 /** Reads `formats` (strings or `{type}` objects; v1's `screenshot@fullPage` too); refuses what we cannot produce. */
@@ -131,7 +151,13 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
   }
   const wanted = wantedFormats(options.formats, `${where}formats`);
   const mode = chosenMode(options, wanted);
-  const ours: OutputFormat[] = wanted.formats.map((f) => (f === 'screenshot' ? (wanted.fullPage ? 'screenshot@fullPage' : 'screenshot') : f));
+  const ours: FormatEntry[] = [];
+  for (const f of wanted.formats) {
+    if (f === 'screenshot') ours.push(wanted.fullPage ? 'screenshot@fullPage' : 'screenshot');
+    else if (f !== 'json' && f !== 'extract') ours.push(f);
+  }
+  const json = modelJsonFormat(options, wanted);
+  if (json) ours.push(json);
   // The document's metadata is always answered (title, status, …), as Firecrawl does.
   ours.push('metadata');
   const timeoutMs = options.timeout === undefined ? undefined : Math.min(Math.ceil(options.timeout), MAX_FIRECRAWL_TIMEOUT_MS);

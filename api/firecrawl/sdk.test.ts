@@ -169,11 +169,12 @@ describe('JavaScript SDK @mendable/firecrawl-js 4.42.0', () => {
     await expectOneDebit(forced.metadata!.scrapeId!, 1, 'http');
   });
 
-  it('v2 scrape errors: json format and actions 400 naming the field, bad key 401, invalid URL 400, out of credit 402, private target 403 — none charged', async () => {
+  it('v2 scrape errors: json format without a model (LLM_NOT_CONFIGURED) and actions 400 naming the field, bad key 401, invalid URL 400, out of credit 402, private target 403 — none charged', async () => {
     const runsBefore = await runCount();
+    // This stack has no model configured (api/firecrawl/sdk-json.test.ts has one).
     const json = await jsError(js().scrape(`${site.url}/article`, { formats: [{ type: 'json', prompt: 'the title' }] }));
     expect(json.status).toBe(400);
-    expect(json.message).toContain('formats[0] "json" is not supported');
+    expect(json.message).toContain('needs a model');
     const actions = await jsError(js().scrape(`${site.url}/article`, { actions: [{ type: 'click', selector: 'a' }] }));
     expect(actions.status).toBe(400);
     expect(actions.message).toContain('actions is not supported');
@@ -280,14 +281,14 @@ describe('Python SDK firecrawl-py 4.55.0', () => {
     expect(await balance()).toBe(START_BALANCE - 3);
   });
 
-  it('errors as the SDK names them: 401, 400, 403, 402, 408 (refunded), unsupported format — nothing else charged', async () => {
+  it('errors as the SDK names them: 401, 400, 403, 402, 408 (refunded), summary without a model — nothing else charged', async () => {
     const badKey = await py('scrape', [`${site.url}/article`], {}, { apiKey: 'sk_test_nope' });
     expect(badKey).toMatchObject({ ok: false, type: 'UnauthorizedError', status: 401 });
     const invalid = await py('scrape', ['http://'], {});
     expect(invalid).toMatchObject({ ok: false, status: 400 });
     const summary = await py('scrape', [`${site.url}/article`], { formats: ['summary'] });
     expect(summary).toMatchObject({ ok: false, type: 'BadRequestError', status: 400 });
-    expect(summary.message).toContain('"summary" is not supported');
+    expect(summary.message).toContain('needs a model');
     const privateTarget = await py('scrape', [`${loopback.url}/article`], {});
     expect(privateTarget).toMatchObject({ ok: false, type: 'WebsiteNotSupportedError', status: 403 });
     const v1Invalid = await py('scrape_url', ['http://'], {}, { client: 'v1' });

@@ -36,6 +36,9 @@ interface ToolSpec {
 }
 
 const markdownOf = (body: Json): string | undefined => (typeof body.markdown === 'string' ? body.markdown : undefined);
+/** A scrape's text: its markdown, else its summary, else its json (the structured formats, docs/scraping.md "Structured output"). */
+const scrapeTextOf = (body: Json): string | undefined =>
+  markdownOf(body) ?? (typeof body.summary === 'string' ? body.summary : body.json !== undefined ? JSON.stringify(body.json, null, 2) : undefined);
 const runMarkdownOf = (body: Json): string | undefined => {
   const result = body.result as Json | undefined;
   return result && typeof result.markdown === 'string' ? result.markdown : undefined;
@@ -46,11 +49,11 @@ const SPECS: readonly ToolSpec[] = [
     name: 'scrape',
     title: 'Scrape a page',
     description:
-      'Scrape one URL and answer its content (1 credit in http mode; browser mode and screenshots cost more: GET /pricing). Without `formats` or `selectors` the page comes back as markdown (main content). The text result is the markdown when asked; structured content is the whole run (id, status, credits). Waits up to the synchronous limit (50 s), then answers TIMEOUT with the run id: fetch it later with get_run. `async: true` answers the run id at once.',
+      'Scrape one URL and answer its content (1 credit in http mode; browser mode and screenshots cost more: GET /pricing). Without `formats` or `selectors` the page comes back as markdown (main content). `formats` also takes {type: "json", css: {baseSelector?, fields}} (JSON by CSS selectors, no extra cost), {type: "json", schema, prompt?} and "summary" (by the operator\'s model, priced per format). The text result is the markdown when asked, else the summary, else the json; structured content is the whole run (id, status, credits). Waits up to the synchronous limit (50 s), then answers TIMEOUT with the run id: fetch it later with get_run. `async: true` answers the run id at once.',
     method: 'post',
     path: '/webhook/unblocker',
     bodyDefaults: (body) => (body.formats === undefined && body.selectors === undefined ? { ...body, formats: ['markdown'], only_main_content: body.only_main_content ?? true } : body),
-    text: markdownOf,
+    text: scrapeTextOf,
   },
   {
     name: 'map',

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import type { CrawlPageRow } from '../../crawl/store';
+import { assertModelFormatsConfigured } from '../../scrape/llm/model-formats';
 import { type ParsedJob, batchRequestSchema, crawlRequestSchema, parseBatchRequest, parseCrawlRequest } from '../../crawl/job-request';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
 import { type Route, badRequest, mountRoutes, parsedBy, reply, route } from '../route-table';
@@ -43,9 +44,10 @@ function createRoute(deps: AppDeps, jobs: Jobs, path: '/crawl' | '/batch/scrape'
     summary: summaryText,
     body: parsedBy(schema, parse, example),
     responses: { 202: crawlQueuedSchema },
-    errors: ['VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL'],
+    errors: ['VALIDATION_FAILED', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL'],
     idempotent: true,
     handler: async ({ auth, body: parsed, req }) => {
+      assertModelFormatsConfigured(deps.config, parsed.request.scrape.formats);
       const keyed = idempotentRequest(req, auth.userId, Date.now() + deps.config.SYNC_TIMEOUT_MS);
       if (!keyed) return jobs.startJob(auth, parsed, randomUUID());
       return runIdempotent({ store: jobs.idempotency, logger: deps.logger }, keyed, {

@@ -4,7 +4,7 @@
  * a map), so what it says is what the 402 check and the debit use (docs/scraping.md "Price list").
  */
 import { z } from 'zod';
-import { CAPTURE_NETWORK_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { CAPTURE_NETWORK_PRICE, LLM_FORMAT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
 import { MAP_PRICE } from '../../crawl/map-request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
@@ -15,9 +15,11 @@ const priceListSchema = z.object({
     /** Credits per scrape of each mode. */
     modes: z.record(z.string(), z.int()),
     /** Added to the mode's price when the request asks for it. */
-    extras: z.object({ capture_network: z.int(), screenshot: z.int() }),
-    /** Formats other than the screenshot cost nothing more. */
+    extras: z.object({ capture_network: z.int(), screenshot: z.int(), llm_format: z.int() }),
+    /** Formats other than the screenshot and the model formats (extras.llm_format each) cost nothing more. */
     formats: z.int(),
+    /** How the model formats (json with a schema, summary) are priced. */
+    llm: z.string(),
   }),
   flow_nodes: z.record(z.string(), z.string()),
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
@@ -30,8 +32,9 @@ export function priceList(): z.infer<typeof priceListSchema> {
     unit: 'credit',
     scrape: {
       modes: Object.fromEntries(SCRAPE_MODES.map((mode: ScrapeMode) => [mode, SCRAPE_ENGINES[mode].price])),
-      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE },
+      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE, llm_format: LLM_FORMAT_PRICE },
       formats: 0,
+      llm: 'each model format (json with a schema, summary) adds extras.llm_format, whatever its tokens (recorded with the run as llm_usage); a json format with a css schema costs nothing more; refunded when the model fails',
     },
     flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),
     jobs: {

@@ -6,7 +6,10 @@
  *   document as received / rendered. Nothing is parsed beyond what selectors need.
  * - `formats`: `rawHtml` (the document as received / rendered), `html` (the cleaned content),
  *   `markdown`, `text` (both from that same cleaned content), `links`, `metadata` (whole page);
- *   `screenshot` is the browser engine's. The document is parsed once (cheerio) for all of them.
+ *   `screenshot` is the browser engine's; `{type: "json", css}` (the CSS schema: json-css.ts),
+ *   and for the model formats (json with a schema, summary) the main content's markdown as
+ *   `llm_input`, which the scrape activity hands to the model (scrape/llm/model-formats.ts).
+ *   The document is parsed once (cheerio) for all of them.
  *
  * The content of html, markdown and text: the elements matching `include_tags` when given (in
  * document order, outermost only), else the main content (`only_main_content`, default true;
@@ -18,7 +21,8 @@ import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { extractMainContent } from '../main-content';
 import { evaluateSelectors } from '../selectors';
-import type { FormatOutputs, OutputFormat, ScrapeResult } from '../types';
+import { type FormatEntry, type FormatOutputs, type OutputFormat, type ScrapeResult, cssJsonFormat, plainFormats, schemaJsonFormat, summaryFormat } from '../types';
+import { cssJsonOf } from './json-css';
 import { type CheerioAPI, baseUrlOf, cleanTree, parseDocument, parseFragment, removeAll, select, textOf } from './dom';
 import { toMarkdown } from './markdown';
 import { type ResponseFacts, linksOf, metadataOf } from './page-facts';
@@ -61,22 +65,29 @@ export function contentOf($: CheerioAPI, rawHtml: string, base: string, options:
 }
 
 /** The format fields (all but screenshot) for `formats`, from the document and its response. */
-export function renderFormats(rawHtml: string, response: ResponseFacts, formats: readonly OutputFormat[], options: ContentOptions = {}): FormatOutputs {
-  const wanted = new Set(formats);
+export function renderFormats(rawHtml: string, response: ResponseFacts, formats: readonly FormatEntry[], options: ContentOptions = {}): FormatOutputs {
+  const wanted = new Set(plainFormats(formats));
+  const css = cssJsonFormat(formats);
+  // The model formats read the main content as markdown (docs/scraping.md "Structured output").
+  const forModel = schemaJsonFormat(formats) !== undefined || summaryFormat(formats) !== undefined;
   const out: FormatOutputs = {};
   if (wanted.has('rawHtml')) out.rawHtml = storableDocument(rawHtml);
-  const needsDom = [...wanted].some((f) => f === 'links' || f === 'metadata' || CONTENT_FORMATS.includes(f));
+  const needsContent = forModel || CONTENT_FORMATS.some((f) => wanted.has(f));
+  const needsDom = needsContent || css !== undefined || wanted.has('links') || wanted.has('metadata');
   if (!needsDom) return out;
   const $ = parseDocument(rawHtml);
   const base = baseUrlOf($, response.finalUrl);
   // Read the whole page before the content step changes the document.
   if (wanted.has('links')) out.links = linksOf($, base);
   if (wanted.has('metadata')) out.metadata = metadataOf($, base, response);
-  if (CONTENT_FORMATS.some((f) => wanted.has(f))) {
+  if (css) out.json = cssJsonOf($, response.finalUrl, css);
+  if (needsContent) {
     const { root } = contentOf($, rawHtml, base, options);
     const html = (root.html() ?? '').trim();
     if (wanted.has('html')) out.html = html;
-    if (wanted.has('markdown')) out.markdown = toMarkdown(html);
+    const markdown = wanted.has('markdown') || forModel ? toMarkdown(html) : undefined;
+    if (wanted.has('markdown')) out.markdown = markdown;
+    if (forModel) out.llm_input = markdown;
     if (wanted.has('text')) out.text = textOf(root.toArray());
   }
   return out;

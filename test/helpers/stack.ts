@@ -37,8 +37,8 @@ export interface Stack {
   killWorker(): Promise<void>;
   restartApi(): Promise<void>;
   killApi(): Promise<void>;
-  /** Another API process on the same database and Temporal (a second replica), on a port of its own. */
-  startSecondApi(): Promise<{ baseUrl: string; output: string[]; stop(): Promise<void> }>;
+  /** Another API process on the same database and Temporal (a second replica), on a port of its own; `env` over the stack's (an empty value unsets). */
+  startSecondApi(env?: Record<string, string>): Promise<{ baseUrl: string; output: string[]; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -130,10 +130,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await readyApi('api', api, baseUrl, output.api);
   };
   const seconds: ChildProcess[] = [];
-  const startSecondApi = async () => {
+  const startSecondApi = async (extraEnv: Record<string, string> = {}) => {
     const secondPort = await freePort();
     const sink: string[] = [];
-    const child = spawnEntry('api/server.ts', { ...env, PORT: String(secondPort) }, sink);
+    const child = spawnEntry('api/server.ts', { ...env, ...extraEnv, PORT: String(secondPort) }, sink);
     seconds.push(child);
     const secondUrl = `http://127.0.0.1:${secondPort}`;
     try {
