@@ -135,8 +135,8 @@ export function withCookies(state: StorageState, extra: readonly StateCookie[]):
 }
 
 /** A session's name (docs/scraping.md, "Sessions"): what `session.name` and the /sessions routes take. */
-export const SESSION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-export const sessionNameSchema = z.string().regex(SESSION_NAME_PATTERN, { error: 'must be 1 to 100 letters, digits, dots, dashes or underscores, starting with a letter or digit' });
+export const SESSION_NAME_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+export const sessionNameSchema = z.string().regex(SESSION_NAME_PATTERN, { error: 'must be 1 to 100 letters, digits, "-" or "_"' });
 
 /** A scrape's `session`: start from the stored state of that name; `save` writes the end state back. */
 export const scrapeSessionSchema = z.strictObject({

@@ -20,6 +20,8 @@ import type { ScrapeResult } from '../../scrape/types';
 import type { ScrapeRequestPayload } from '../../scrape/request';
 import { scrapeCreditKeys } from '../../scrape/credit-keys';
 import type { Engine } from '../../scrape/request';
+import type { SessionStore } from '../../sessions/store';
+import { openScrapeSession } from './session';
 
 
 
@@ -46,6 +48,8 @@ export interface ScrapeActivityDeps {
   proxySticky?: boolean;
   /** The attempts running in this process, so a cancel of one run stops its fetch alone (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
+  /** Stored sessions (docs/scraping.md "Sessions"): read and written by scrapes that name one. */
+  sessions?: SessionStore;
 }
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
@@ -172,11 +176,13 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if ('finished' in started) return outcomeOfFinished(started.finished);
     const { debited } = started;
     proxy = chooseProxy(deps, request, started.flowRunId ?? null);
+    const session = request.session ? await untilDatabaseAnswers(() => openScrapeSession(deps, runId, request.session!), signal) : undefined;
     const result = await engine(request, {
       signal,
       timeoutMs: request.options.timeout_ms ?? defaultAttemptTimeoutMs(request.options.retry_count),
       isBlacklisted: deps.blacklist.isBlacklisted,
       ...(proxy ? { proxy } : {}),
+      ...(session ? { storage: session.storage } : {}),
     });
     if (proxy) {
       deps.proxies!.succeeded(proxy);
@@ -186,6 +192,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if (isRetryableTargetStatus(result.status)) {
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
     }
+    // The session is written back only when the scrape succeeds (its result is about to be recorded).
+    if (session) await untilDatabaseAnswers(() => session.save(), signal);
     const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result), signal);
     if (input.finishOnSuccess) {
       if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
