@@ -228,3 +228,25 @@ describe('sessions', () => {
     }
   });
 });
+
+describe('through the Firecrawl-compatible API', () => {
+  async function firecrawl(body: unknown): Promise<{ status: number; body: Body }> {
+    const res = await fetch(`${stack.baseUrl}/v2/scrape`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${account.apiKey}` }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Body };
+  }
+
+  it('headers.cookie reaches the target in browser mode, and the session extension field reads a stored session', async () => {
+    const echo = await firecrawl({ url: `${site.url}/echo`, formats: ['rawHtml'], mobile: true, onlyMainContent: false, headers: { cookie: 'fc=1' } });
+    expect(echo.status).toBe(200);
+    expect(echo.body.data.metadata.creditsUsed).toBeGreaterThan(1); // browser mode's price
+    expect(echo.body.data.rawHtml).toContain('<pre id="cookies">fc=1</pre>');
+
+    const name = uniqueName('firecrawl');
+    expect((await call('PUT', `/sessions/${name}`, { cookies: [cookie('sid', site.mintSession())] })).status).toBe(201);
+    const members = await firecrawl({ url: `${site.url}/members`, formats: ['markdown'], session: { name } });
+    expect(members.status).toBe(200);
+    expect(members.body.data.markdown).toContain(MEMBERS_SECRET);
+    const unknown = await firecrawl({ url: `${site.url}/members`, session: { name: uniqueName('absent') } });
+    expect(unknown).toMatchObject({ status: 404, body: { success: false, code: 'SESSION_NOT_FOUND' } });
+  });
+});
