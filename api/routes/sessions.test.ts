@@ -146,6 +146,8 @@ describe('sessions', () => {
       session: { name, save: true },
     });
     expect(texts(login.body)).toEqual(['Members area']);
+    // The session cookie's Max-Age is kept: the session lists when it expires.
+    expect((await call('GET', `/sessions/${name}`)).body).toMatchObject({ cookie_count: 2, domains: [host()], expires_at: expect.any(String) });
     const plain = await scrape({ url: `${site.url}/members`, selectors: ['#secret'], session: { name } });
     expect(texts(plain.body)).toEqual([MEMBERS_SECRET]);
     // The session's cookie also serves browser mode.
