@@ -257,25 +257,27 @@ describe('through the Firecrawl-compatible API', () => {
 
 describe('wherever the scrape request is used', () => {
   it('a flow scrape node and a batch scrape page start from the session', async () => {
+    // An account of its own: the others' sessions count against SESSIONS_PER_ACCOUNT.
+    const owner = await createAccount(stack.baseUrl);
     const name = uniqueName('reused');
-    expect((await call('PUT', `/sessions/${name}`, { cookies: [cookie('sid', site.mintSession())] })).status).toBe(201);
+    expect((await call('PUT', `/sessions/${name}`, { cookies: [cookie('sid', site.mintSession())] }, owner)).status).toBe(201);
 
-    const flow = await call('POST', '/flows', { name: 'members with a session', nodes: [{ id: 'members', type: 'scrape', config: { url: `${site.url}/members`, selectors: ['#secret'], session: { name } } }] });
+    const flow = await call('POST', '/flows', { name: 'members with a session', nodes: [{ id: 'members', type: 'scrape', config: { url: `${site.url}/members`, selectors: ['#secret'], session: { name } } }] }, owner);
     expect(flow.status).toBe(201);
-    const started = await call('POST', `/flows/${flow.body.id}/runs`);
+    const started = await call('POST', `/flows/${flow.body.id}/runs`, undefined, owner);
     expect(started.status).toBe(202);
-    const run = await waitForFlowRun(stack.baseUrl, { 'x-api-key': account.apiKey }, flow.body.id as string, started.body.id as string);
+    const run = await waitForFlowRun(stack.baseUrl, { 'x-api-key': owner.apiKey }, flow.body.id as string, started.body.id as string);
     expect(run.status).toBe('succeeded');
     expect(JSON.stringify(run)).toContain(MEMBERS_SECRET);
 
-    const batch = await call('POST', '/batch/scrape', { urls: [`${site.url}/members`], scrape: { selectors: ['#secret'], session: { name } } });
+    const batch = await call('POST', '/batch/scrape', { urls: [`${site.url}/members`], scrape: { selectors: ['#secret'], session: { name } } }, owner);
     expect(batch.status).toBe(202);
     const done = await waitFor('batch finished', async () => {
-      const job = await call('GET', `/crawl/${batch.body.id}`);
+      const job = await call('GET', `/crawl/${batch.body.id}`, undefined, owner);
       return job.body.status === 'completed' ? job.body : undefined;
     }, 120_000);
     const runId = (done.pages as Array<{ run_id: string }>)[0]!.run_id;
-    const page = await call('GET', `/webhook/runs/${runId}`);
+    const page = await call('GET', `/webhook/runs/${runId}`, undefined, owner);
     expect(page.body.result.data[0].results[0].text).toBe(MEMBERS_SECRET);
   });
 });
