@@ -17,6 +17,7 @@ import type { Engines } from '../scrape/engine-implementations';
 import type { HttpEngine } from '../scrape/http/engine';
 import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
+import type { SessionStore } from '../sessions/store';
 import type { WebhookSender } from '../webhooks/deliver';
 import type { WebhookSettings } from '../webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
@@ -33,6 +34,8 @@ export interface ActivityDeps {
   runEvents?: RunEvents;
   /** The scrape attempts running in this process, by run (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
+  /** Stored sessions, read and saved by scrapes that name one (sessions/store.ts). */
+  sessions?: SessionStore;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;

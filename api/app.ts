@@ -27,6 +27,8 @@ import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
 import { jsonBody } from './middleware/json-body';
 import { mcpRouter } from './mcp/router';
+import { sessionRouteTable } from './routes/sessions';
+import { sessionStoreFromConfig } from '../sessions/store';
 import { bearerApiKey } from './middleware/auth';
 import { BEARER_PATHS, FIRECRAWL_PATHS, firecrawlErrorShape, firecrawlRouteTable } from './firecrawl/routes';
 import type { AppDeps } from './deps';
@@ -48,6 +50,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...appDeps,
     auth: guardCredentialChecks(appDeps.auth, dependencies),
     apiKeys: guardApiKeyVerifier(appDeps.apiKeys, (key) => apiKeyUsable(appDeps.sql, key)),
+    sessions: appDeps.sessions ?? sessionStoreFromConfig(appDeps.sql, appDeps.config),
     limits: appDeps.limits ?? createLimits({ sql: appDeps.sql, metrics: appDeps.metrics, logger: appDeps.logger, ...limitSettings(appDeps.config) }),
   };
   const payments = paymentProviderFromConfig(deps.config);
@@ -71,6 +74,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...subscriptionRouteTable(deps, payments),
     ...webhookRouteTable(deps),
     ...crawlRouteTable(deps),
+    ...sessionRouteTable(deps),
     // The Firecrawl-compatible /v2 and /v1 (docs/firecrawl.md).
     ...firecrawlRouteTable(deps),
     ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),

@@ -5,6 +5,7 @@
  */
 import type { Blacklist } from '../scrape/blacklist';
 import type { Auth } from '../accounts/auth';
+import type { SessionStore } from '../sessions/store';
 import type { Config } from '../platform/config';
 import type { Database } from '../platform/db';
 import type { Logger } from '../platform/logger';
@@ -37,4 +38,6 @@ export interface AppDeps {
   limits?: Limits;
   /** The scrape attempts this process runs (its worker's), so a cancel stops one at once (scrape/running-attempts.ts). */
   attempts?: RunningAttempts;
+  /** Stored sessions (sessions/store.ts); createApp builds one from the config when absent. */
+  sessions?: SessionStore;
 }

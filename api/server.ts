@@ -31,6 +31,7 @@ import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
+import { sessionStoreFromConfig } from '../sessions/store';
 
 export async function startApi(config: Config): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -64,7 +65,9 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const engines = createEngines(servedModes('http'), config, logger);
   // The attempts this process's worker runs: a cancel received here stops one of them at once.
   const attempts = createRunningAttempts();
-  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, ...scrapeActivitySettings(config), runEvents: waiters, attempts };
+  // Sessions (docs/scraping.md "Sessions"): the routes and this process's scrapes share one store.
+  const sessions = sessionStoreFromConfig(sql, config);
+  const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, ...scrapeActivitySettings(config), runEvents: waiters, attempts, sessions };
   // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
   let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
   const hostWorker = config.API_WORKER
@@ -100,7 +103,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   // Past minutes' request counters go with the hourly sweep.
   const limitSweep = setInterval(() => void limits.sweep().catch((error: unknown) => logger.warn({ err: String(error) }, 'deleting old rate counters failed')), 3_600_000);
   limitSweep.unref();
-  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes, limits, attempts });
+  const app = createApp({ config, logger, metrics, db, sql, temporal, queues, blacklist, auth, apiKeys, scrapes, limits, attempts, sessions });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);

@@ -129,6 +129,21 @@ const configSchema = z.object({
   SYNC_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(50_000),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   BETTER_AUTH_URL: z.string().url('must be a URL').optional(),
+  /**
+   * Key of stored sessions (docs/scraping.md "Sessions"): 32 bytes, base64. Unset: derived from
+   * the auth secret (BETTER_AUTH_SECRET, or DATA_DIR/auth-secret outside production).
+   */
+  SESSION_ENCRYPTION_KEY: z.string().refine(isBase64Key32, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
+  /** Earlier session keys, still read (comma-separated, base64): a rotation's old keys. */
+  SESSION_ENCRYPTION_KEYS_OLD: z.string().optional().transform((v, ctx) => {
+    const keys = (v ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+    if (keys.some((k) => !isBase64Key32(k))) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64' });
+    return keys;
+  }),
+  /** Largest stored session (its storage state as JSON, in bytes). */
+  SESSION_MAX_BYTES: z.coerce.number({ message: 'must be a whole number of bytes' }).int().min(1024).max(16 * 1024 * 1024).default(512 * 1024),
+  /** Sessions one account may keep. */
+  SESSIONS_PER_ACCOUNT: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(100_000).default(100),
   /** Extra origins allowed to call the auth routes from a browser (comma-separated). */
   TRUSTED_ORIGINS: commaList(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -296,6 +311,11 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TE
   /** Without a trailing slash. */
   TEMPORAL_UI_URL: string;
 };
+
+/** A 32-byte key written in base64 (standard or url-safe). */
+function isBase64Key32(value: string): boolean {
+  return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

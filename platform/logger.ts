@@ -16,6 +16,8 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.token',
   'config.BETTER_AUTH_SECRET',
+  'config.SESSION_ENCRYPTION_KEY',
+  'config.SESSION_ENCRYPTION_KEYS_OLD',
   'config.DATABASE_URL',
   'config.PROXY_URLS',
 ];

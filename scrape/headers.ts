@@ -24,9 +24,24 @@ const REFUSED: Readonly<Record<string, string>> = {
   'accept-encoding': 'is set by the engine (it asks only for the encodings it decodes)',
 };
 
-/** Headers only one engine refuses, with why. */
+/**
+ * Headers only one engine refuses, with why. Chromium (through Playwright's extra headers) fails
+ * the navigation on some (net::ERR_INVALID_ARGUMENT) and overwrites others with its own values:
+ * found by sending each name through the browser engine to a server that echoes what it got
+ * (docs/scraping.md, "Cookies and headers"). `cookie` is accepted in both modes: it becomes
+ * cookies of the request URL's host (scrape/cookies.ts), so the browser sends them to no other host.
+ */
+const BROWSER_SETS_IT = 'is set by the browser itself in browser mode (use http mode to send your own)';
 const REFUSED_BY_MODE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  browser: { cookie: 'is not supported in browser mode (the browser would send it to every host the page loads, third parties included)' },
+  browser: {
+    cookie2: 'cannot be sent by the browser (Chromium refuses it)',
+    'set-cookie': 'cannot be sent by the browser (Chromium refuses it; use cookies to send cookies)',
+    accept: BROWSER_SETS_IT,
+    'sec-fetch-site': BROWSER_SETS_IT,
+    'sec-fetch-dest': BROWSER_SETS_IT,
+    'sec-fetch-user': BROWSER_SETS_IT,
+    'sec-fetch-storage-access': BROWSER_SETS_IT,
+  },
 };
 
 /**

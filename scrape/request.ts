@@ -14,6 +14,7 @@ import { AppError } from '../platform/errors';
 import { assertValidCss, validateSelectors } from './selectors';
 import { refusedHeaderReason } from './headers';
 import { PROXY_CHOICES } from './proxies';
+import { MAX_REQUEST_COOKIES, requestCookieSchema, scrapeSessionSchema } from './cookies';
 import { issueMessage } from '../platform/validate';
 import { webhookSpecSchema } from '../webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, isScreenshotFormat, modesSupporting } from './engines';
@@ -171,6 +172,10 @@ export const scrapeRequestSchema = z.strictObject({
   proxy: z.enum(PROXY_CHOICES).optional(),
   // Block pages (docs/scraping.md "Block pages"): absent means true; false takes a block page as the page (charged).
   block_detection: z.boolean().optional(),
+  // Cookies sent with the request, both modes (docs/scraping.md "Cookies and headers").
+  cookies: z.array(requestCookieSchema).max(MAX_REQUEST_COOKIES).optional(),
+  // A stored session to start from and, with save, to write back (docs/scraping.md "Sessions").
+  session: scrapeSessionSchema.optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -274,7 +279,7 @@ export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;

@@ -5,6 +5,7 @@
  */
 import type { BlacklistCheck } from '../platform/target-guard';
 import type { ProxyEndpoint } from '../platform/proxy-endpoints';
+import type { StorageState } from './cookies';
 import type { ScrapeMode } from './engines';
 import type { z } from 'zod';
 import type { ScrapeOutputField, scrapeOutputSchema } from './result';
@@ -255,4 +256,9 @@ export interface ScrapeCallOptions {
   isBlacklisted?: BlacklistCheck;
   /** The outbound proxy of this attempt (PROXY_URLS, chosen by the rotation); absent: direct. */
   proxy?: ProxyEndpoint;
+  /**
+   * A session's cookies and local storage to start from (docs/scraping.md "Sessions"); `onState`
+   * receives the state the scrape ended with, when it gets that far.
+   */
+  storage?: { state: StorageState; onState?: (state: StorageState) => void };
 }

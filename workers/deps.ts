@@ -18,6 +18,7 @@ import { setNotificationDelivery } from '../notifications/notifications';
 import { createRunningAttempts } from '../scrape/running-attempts';
 import { createScrapeRunStore } from '../scrape/runs';
 import { createSqlPool } from '../platform/sql';
+import { sessionStoreFromConfig } from '../sessions/store';
 import { periodChargerFor } from '../billing/payments/provider';
 import { createWebhookSender } from '../webhooks/deliver';
 import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
@@ -65,6 +66,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     db,
     sql,
     runs: createScrapeRunStore(sql),
+    sessions: sessionStoreFromConfig(sql, config),
     // The attempts this worker runs, so a lane's cancel Signal stops one run's fetch (scrape/running-attempts.ts).
     attempts: createRunningAttempts(),
     logger,

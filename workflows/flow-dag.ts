@@ -79,6 +79,8 @@ export function isInt(value: unknown, min: number, max: number): boolean {
 }
 
 const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options']);
+// Cookies and a stored session (docs/scraping.md "Cookies and headers", "Sessions"): checked in full by the API's scrape schema.
+for (const key of ['cookies', 'session']) SCRAPE_KEYS.add(key);
 
 /**
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is

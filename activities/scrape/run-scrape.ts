@@ -23,6 +23,8 @@ import { blockedMessage } from '../../scrape/blocks';
 import type { Engine } from '../../scrape/request';
 import { schemaJsonFormat, summaryFormat } from '../../scrape/types';
 import { type LlmSettings, runModelFormats } from '../../scrape/llm/model-formats';
+import type { SessionStore } from '../../sessions/store';
+import { openScrapeSession } from './session';
 
 
 
@@ -51,6 +53,8 @@ export interface ScrapeActivityDeps {
   attempts?: RunningAttempts;
   /** LLM_BASE_URL, LLM_MODEL…: the model of the json schema and summary formats (absent: they fail LLM_NOT_CONFIGURED). */
   llm?: LlmSettings;
+  /** Stored sessions (docs/scraping.md "Sessions"): read and written by scrapes that name one. */
+  sessions?: SessionStore;
 }
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
@@ -177,11 +181,13 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if ('finished' in started) return outcomeOfFinished(started.finished);
     const { debited } = started;
     proxy = chooseProxy(deps, request, started.flowRunId ?? null);
+    const session = request.session ? await untilDatabaseAnswers(() => openScrapeSession(deps, runId, request.session!), signal) : undefined;
     const result = await engine(request, {
       signal,
       timeoutMs: request.options.timeout_ms ?? defaultAttemptTimeoutMs(request.options.retry_count),
       isBlacklisted: deps.blacklist.isBlacklisted,
       ...(proxy ? { proxy } : {}),
+      ...(session ? { storage: session.storage } : {}),
     });
     // A block page is a failed attempt (retried, through the next proxy), never a result: unless the request opted out.
     if (result.blocked_by && request.block_detection !== false) {
@@ -201,6 +207,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
     }
     await modelStep(deps, input, result, signal);
+    // The session is written back only when the scrape succeeds (its result is about to be recorded).
+    if (session) await untilDatabaseAnswers(() => session.save(), signal);
     const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result), signal);
     if (input.finishOnSuccess) {
       if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {

@@ -258,10 +258,11 @@ describe('refusals, each before any work', () => {
       status: 400,
       body: { statusCode: 400, message: 'headers.Connection is a hop-by-hop header (the engine manages its own connection to the target)', error: 'Bad Request', code: 'BAD_REQUEST' },
     });
-    const cookie = await scrape({ url: `${fixtures.url}/`, mode: 'browser', headers: { Cookie: 'session=1', Host: 'elsewhere.example' } });
-    expect(cookie.status).toBe(400);
-    expect(cookie.body.message).toEqual([
-      'headers.Cookie is not supported in browser mode (the browser would send it to every host the page loads, third parties included)',
+    // A header the browser cannot send (Chromium fails the navigation on it) is refused by name too.
+    const browserRefused = await scrape({ url: `${fixtures.url}/`, mode: 'browser', headers: { 'Set-Cookie': 'session=1', Host: 'elsewhere.example' } });
+    expect(browserRefused.status).toBe(400);
+    expect(browserRefused.body.message).toEqual([
+      'headers.Set-Cookie cannot be sent by the browser (Chromium refuses it; use cookies to send cookies)',
       'headers.Host is set by the engine from the url',
     ]);
     expect(await runCount()).toBe(runsBefore);

@@ -35,10 +35,12 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       summary: 'Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)',
       body: parsedBy(scrapeRequestSchema, parseScrapeRequest, SCRAPE_EXAMPLE),
       responses: scrapeResponses,
-      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'TARGET_BLOCKED', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'LLM_NOT_CONFIGURED', 'LLM_INVALID_OUTPUT', 'LLM_FAILED'],
+      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'TARGET_BLOCKED', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'LLM_NOT_CONFIGURED', 'LLM_INVALID_OUTPUT', 'LLM_FAILED', 'SESSION_NOT_FOUND', 'SESSION_TOO_LARGE', 'SESSION_LIMIT_REACHED'],
       idempotent: true,
       handler: async ({ auth, body, req }) => {
         const acceptedAt = Date.now();
+        // A session to read that does not exist: 404 before any run or debit (the activity checks again).
+        if (body.session && !body.session.save) await assertSessionExists(deps, auth.userId, body.session.name);
         const keyed = idempotentRequest(req, auth.userId, acceptedAt + deps.config.SYNC_TIMEOUT_MS);
         // Without the header: the hot path as it was (no query, no hashing).
         if (!keyed) return (await startScrapeRun(deps, auth, body, { acceptedAt })) as Reply<typeof scrapeResponses>;
@@ -100,6 +102,11 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       },
     }),
   ];
+}
+
+/** SESSION_NOT_FOUND unless the account has a session of that name. */
+async function assertSessionExists(deps: AppDeps, userId: string, name: string): Promise<void> {
+  if (!(await deps.sessions!.get(userId, name))) throw new AppError('SESSION_NOT_FOUND', `No session named ${name} (save one with session: {name, save: true}, or import one with PUT /sessions/${name})`);
 }
 
 type RunRow = NonNullable<Awaited<ReturnType<AppDeps['db']['scrapeRun']['findUnique']>>>;

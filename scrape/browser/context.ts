@@ -41,6 +41,8 @@ export function requestHeaders(req: EngineRequest, poolUserAgent: string | undef
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     const key = name.toLowerCase();
     if (key === 'user-agent') customUserAgent = value === poolUserAgent ? undefined : value;
+    // Cookies of the request URL's host, set on the context (storage.ts), never a header every host would get.
+    else if (key === 'cookie') continue;
     // Refused by the request schema (scrape/headers.ts); a request stored before that rule may still carry one.
     else if (!refusedHeaderReason(key, 'browser')) extra[key] = value;
   }

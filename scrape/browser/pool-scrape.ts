@@ -10,6 +10,7 @@ import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import type { EngineRequest } from '../request';
 import type { Chromium } from './chromium';
 import { requestHeaders } from './context';
+import { applyStartingState, contextState, startingState } from './storage';
 import type { PreparedContext } from './context';
 import { runScrape, validateBrowserOptions } from './page';
 import type { ChromiumLifecycle } from './pool-chromium';
@@ -43,6 +44,7 @@ export function createPoolScrapes(options: BrowserPoolOptions, deps: { slots: Sl
     validateBrowserOptions(req);
     const target = await checkTarget(req.url, guard);
     const headers = requestHeaders(req, options.userAgent);
+    const starting = startingState(req, call);
 
     try {
       await slots.acquire(signal);
@@ -68,12 +70,18 @@ export function createPoolScrapes(options: BrowserPoolOptions, deps: { slots: Sl
       prepared = await Promise.race([pending, aborted]);
       signal.throwIfAborted();
       if (prepared.egressToken) chromium.proxy?.assign(prepared.egressToken, call.proxy ?? null);
+      const context = prepared.context;
+      await Promise.race([applyStartingState(context, starting), aborted]);
       const work = runScrape(prepared, req, target, {
         guard,
         remaining: () => Math.max(1, deadline - Date.now()),
         settleMs,
         started,
         ...(options.formatThreads ? { formatThreads: options.formatThreads } : {}),
+      }).then(async (result) => {
+        // Read before the context closes: a saved session keeps what the page left.
+        if (call.storage?.onState) call.storage.onState(await contextState(context));
+        return result;
       });
       work.catch(() => undefined);
       return await Promise.race([work, aborted]);

@@ -31,6 +31,8 @@ import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import { decodeHtml } from '../charset';
 import { headerValue, readBody } from './body';
 import type { EngineRequest } from '../request';
+import { EMPTY_STORAGE_STATE, requestStateCookies, withCookies } from '../cookies';
+import { createRequestCookieJar } from './cookie-jar';
 
 export interface HttpEngineOptions {
   /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */
@@ -135,9 +137,17 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     const headers = buildHeaders(req, userAgent);
     let body = encodeBody(req.body, headers, method);
     const dispatcher = dispatcherFor(call.proxy);
+    // With cookies or a session, a jar decides each hop's cookies (the `cookie` header joins it, for the URL's host).
+    const jar = req.cookies?.length || call.storage ? createRequestCookieJar(withCookies(call.storage?.state ?? EMPTY_STORAGE_STATE, requestStateCookies(req.url, req.cookies, req.headers))) : undefined;
+    if (jar) delete headers.cookie;
 
     try {
       for (let hop = 0; ; hop++) {
+        if (jar) {
+          const cookie = jar.headerFor(url);
+          if (cookie) headers.cookie = cookie;
+          else delete headers.cookie;
+        }
         const res = await dispatcher.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
@@ -146,6 +156,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           body,
           signal,
         });
+        jar?.receive(url, res.headers['set-cookie']);
         const location = headerValue(res.headers.location);
         if (REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
           await res.body.dump().catch(() => undefined);
@@ -168,6 +179,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           continue;
         }
         const bytes = await readBody(res, bodyLimit);
+        if (jar) call.storage?.onState?.(jar.state());
         return { url, status: res.statusCode, headers: flattenHeaders(res.headers), bytes };
       }
     } catch (err) {
