@@ -110,9 +110,9 @@ describe('a flow input node', () => {
     expect(waiting.credits).toEqual({ spent: 1 });
 
     // The account's endpoint gets flow.input_required, signed, with the link to answer.
-    const [delivery] = await waitFor('flow.input_required delivered', async () => {
+    const [delivery] = await waitFor('flow.input_required delivered', () => {
       const found = receiver.received.filter((d) => d.path === HOOK_PATH && d.event.data?.id === ids.runId);
-      return found.length ? found : undefined;
+      return Promise.resolve(found.length ? found : undefined);
     });
     expect(delivery!.verified).toBe(true);
     expect(delivery!.event).toMatchObject({
