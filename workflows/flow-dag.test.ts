@@ -38,7 +38,7 @@ describe('validateFlow', () => {
         'name is required',
         'duplicate node id "a" (nodes 0, 1)',
         'node "a" needs unknown node "ghost"',
-        'node "b" has unknown type "teleport" (expected one of scrape, foreach, delay, webhook)',
+        'node "b" has unknown type "teleport" (expected one of scrape, foreach, delay, webhook, input)',
         'node "c" config.ms must be an integer from 1 to 86400000',
         'node "d" config.url must be an absolute http(s) URL',
       ]),
@@ -97,6 +97,44 @@ describe('validateFlow', () => {
       'node "w" config.unit is not allowed',
       'node "h" config.url is required (an http(s) URL)',
       'node "n" config must be an object',
+    ]);
+  });
+
+  it('checks an input node\'s config: prompt required, timeout in seconds within its bounds, screenshot a boolean', () => {
+    const input = (id: string, config: Record<string, unknown>, needs: string[] = []) => ({ id, type: 'input', config, needs });
+    expect(
+      validate({
+        name: 'inputs',
+        nodes: [
+          scrape('login', [], { url: 'https://example.com/login', formats: ['screenshot'], mode: 'browser' }),
+          input('ok', { prompt: 'The code for {{ nodes.login.status }}', timeout: 600, screenshot: true }, ['login']),
+          input('defaults', { prompt: 'Anything?' }),
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      validate({
+        name: 'inputs',
+        nodes: [
+          input('a', {}),
+          input('b', { prompt: '  ' }),
+          input('c', { prompt: 'x'.repeat(2001) }),
+          input('d', { prompt: 'p', timeout: 0 }),
+          input('e', { prompt: 'p', timeout: 604801 }),
+          input('f', { prompt: 'p', timeout: 1.5 }),
+          input('g', { prompt: 'p', screenshot: 'yes' }),
+          input('h', { prompt: 'p', value: 'preset' }),
+        ],
+      }),
+    ).toEqual([
+      'node "a" config.prompt is required',
+      'node "b" config.prompt must be a non-empty string',
+      'node "c" config.prompt must be at most 2000 characters',
+      'node "d" config.timeout must be an integer number of seconds from 1 to 604800',
+      'node "e" config.timeout must be an integer number of seconds from 1 to 604800',
+      'node "f" config.timeout must be an integer number of seconds from 1 to 604800',
+      'node "g" config.screenshot must be true or false',
+      'node "h" config.value is not allowed',
     ]);
   });
 
