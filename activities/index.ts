@@ -17,6 +17,8 @@ import type { Engines } from '../scrape/engine-implementations';
 import type { HttpEngine } from '../scrape/http/engine';
 import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
+import { createMonitorActivities } from './monitors';
+import type { MonitorSettings } from '../monitors/store';
 import type { WebhookSender } from '../webhooks/deliver';
 import type { WebhookSettings } from '../webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
@@ -53,6 +55,8 @@ export interface ActivityDeps {
   webhookSender: WebhookSender;
   /** Task queue of webhook delivery workflows (the main queue). */
   webhookDeliveryQueue: string;
+  /** MONITOR_* settings of the check activities (docs/monitors.md); defaults when absent. */
+  monitors?: MonitorSettings;
 }
 
 /**
@@ -81,6 +85,7 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createFlowActivities(deps),
     // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
     ...createCrawlActivities(deps),
+    ...createMonitorActivities({ db: deps.db, runs: deps.runs, monitors: deps.monitors ?? { failuresBeforeEvent: 3, retentionMs: 30 * 86_400_000, webhookDiffMaxBytes: 65_536 } }),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   } satisfies Activities;

@@ -25,7 +25,8 @@ export type NotificationEvent =
   | { type: 'subscription.ended'; subscriptionId: string; planId: string }
   | { type: 'flow.run.succeeded'; flowId: string; runId: string; flowName?: string; credits?: number }
   | { type: 'flow.run.failed'; flowId: string; runId: string; flowName?: string; error?: string }
-  | { type: 'key.revoked'; apiKeyId: string; name: string | null };
+  | { type: 'key.revoked'; apiKeyId: string; name: string | null }
+  | { type: 'monitor.changed' | 'monitor.removed' | 'monitor.failed'; monitorId: string; checkId: string; name: string; url: string };
 
 export type NotificationType = NotificationEvent['type'];
 
@@ -43,6 +44,9 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   'flow.run.succeeded',
   'flow.run.failed',
   'key.revoked',
+  'monitor.changed',
+  'monitor.removed',
+  'monitor.failed',
 ];
 
 /** One line for the list and the e-mail subject. */
@@ -74,6 +78,12 @@ export function notificationTitle(event: NotificationEvent): string {
       return `Flow run failed${event.flowName ? `: ${event.flowName}` : ''}`;
     case 'key.revoked':
       return `API key revoked${event.name ? `: ${event.name}` : ''}`;
+    case 'monitor.changed':
+      return `Monitor "${event.name}": the page changed`;
+    case 'monitor.removed':
+      return `Monitor "${event.name}": the page is gone`;
+    case 'monitor.failed':
+      return `Monitor "${event.name}": checks keep failing`;
   }
 }
 

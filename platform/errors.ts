@@ -33,6 +33,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The path exists but not with this method.' },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, description: 'An idempotency key was reused for a different operation.' },
   CONFLICT: { status: 409, retryable: false, description: 'The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run\'s scrape is cancelled with its job: the body names its cancel).' },
+  MONITOR_LIMIT_REACHED: { status: 409, retryable: false, description: 'The account already has MONITOR_MAX_PER_ACCOUNT monitors (docs/monitors.md): delete one first.' },
   CANCELLED: { status: 409, retryable: false, description: 'The run was cancelled (by its owner: POST /webhook/runs/:id/cancel, or an operator); a synchronous request waiting for it answers this.' },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than 1 MiB.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, description: 'The request body\'s charset or encoding is not supported.' },

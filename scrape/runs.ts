@@ -46,6 +46,15 @@ export function createScrapeRunStore(sql: RunSql) {
       );
     },
 
+    /** Records one run, once: a retried activity finds the row and changes nothing (a monitor's check, monitors/). */
+    async insertOnce(run: NewRun): Promise<void> {
+      await sql.query(
+        `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHING`,
+        [run.id, run.userId, run.apiKeyId, run.workflowId, run.mode, run.url, jsonbText(run.request), run.cost],
+      );
+    },
+
     /** Records a flow node's scrape with its flow run (once: a retried activity finds the row and changes nothing). */
     async insertFlowRun(run: NewFlowRun): Promise<void> {
       await sql.query(
