@@ -30,6 +30,7 @@ const engineOutputs: ScrapeOutputTypes = {
   screenshot: { png: new Uint8Array([137, 80, 78, 71]), width: 1280, height: 720 },
   headers: { 'content-type': 'text/html' },
   network: [{ url: 'http://127.0.0.1/page', method: 'GET', status: 200, resource_type: 'document', request_headers: {}, response_headers: {} }],
+  changeTracking: { changeStatus: 'same', previousScrapeAt: '2027-01-01T00:00:00.000Z', diff: null },
 };
 
 const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'http://127.0.0.1/page', status: 200, mode: 'browser', elapsed_ms: 12, ...engineOutputs };

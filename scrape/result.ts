@@ -47,6 +47,7 @@ export const scrapeOutputSchema = z.object({
   screenshot: z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() }).optional(),
   headers: z.record(z.string(), z.unknown()),
   network: z.array(z.unknown()).optional(),
+  changeTracking: z.object({ changeStatus: z.enum(['new', 'same', 'changed', 'removed']), previousScrapeAt: z.string().nullable(), diff: z.string().nullable() }).optional(),
 });
 
 /** The name of each output field. */

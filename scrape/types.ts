@@ -54,7 +54,7 @@ export interface NetworkEntry {
  * What a scrape can return besides selector results (`formats` of a request; docs/scraping.md
  * "Output formats"). `screenshot` and `screenshot@fullPage` are browser-only.
  */
-export const OUTPUT_FORMATS = ['rawHtml', 'html', 'markdown', 'text', 'links', 'metadata', 'screenshot', 'screenshot@fullPage'] as const;
+export const OUTPUT_FORMATS = ['rawHtml', 'html', 'markdown', 'text', 'links', 'metadata', 'screenshot', 'screenshot@fullPage', 'changeTracking'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** One link of the page (`links` format): absolute, without its fragment, once per URL. */
@@ -112,6 +112,17 @@ export interface ScrapeOutputTypes {
   headers: Record<string, string>;
   /** Browser mode with `capture_network` only. */
   network: NetworkEntry[];
+  /** `changeTracking` format: the markdown against the account's previous scrape of the URL (set by the activity, not the engine). */
+  changeTracking: ChangeTracking;
+}
+
+/** The `changeTracking` format (docs/scraping.md "Change tracking"). */
+export interface ChangeTracking {
+  changeStatus: 'new' | 'same' | 'changed' | 'removed';
+  /** When the scrape compared with finished (null: none). */
+  previousScrapeAt: string | null;
+  /** Unified diff of the markdown when changed, else null. */
+  diff: string | null;
 }
 
 type Assert<T extends true> = T;

@@ -6,7 +6,7 @@
  * models accept (`basic`|`stealth`, `hit`|`miss`): any other value fails its parse after the
  * work was done and paid.
  */
-import type { PageLink, PageMetadata } from '../../scrape/types';
+import type { ChangeTracking, PageLink, PageMetadata } from '../../scrape/types';
 import type { WantedFormats } from './scrape-options';
 
 /** What the mapper reads of a finished run's body (api/scrape-run.ts `runBody`). */
@@ -21,6 +21,15 @@ export interface ScrapedPage {
   rawHtml?: string;
   links?: PageLink[];
   metadata?: PageMetadata;
+  changeTracking?: ChangeTracking;
+}
+
+/** Firecrawl's changeTracking field: `visibility` is always "visible" (we do not track links); `diff` in git-diff mode, when changed. */
+export interface FirecrawlChangeTracking {
+  previousScrapeAt: string | null;
+  changeStatus: ChangeTracking['changeStatus'];
+  visibility: 'visible';
+  diff?: { text: string };
 }
 
 export interface FirecrawlMetadata {
@@ -44,6 +53,7 @@ export interface FirecrawlDocument {
   rawHtml?: string;
   links?: string[];
   screenshot?: string;
+  changeTracking?: FirecrawlChangeTracking;
   metadata: FirecrawlMetadata;
 }
 
@@ -98,6 +108,16 @@ export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedFormats, sc
     ...(has('rawHtml') ? { rawHtml: page.rawHtml ?? '' } : {}),
     ...(has('links') ? { links: (page.links ?? []).map((link) => link.url) } : {}),
     ...(has('screenshot') && screenshot ? { screenshot: `data:image/png;base64,${Buffer.from(screenshot).toString('base64')}` } : {}),
+    ...(has('changeTracking') && page.changeTracking ? { changeTracking: firecrawlChangeTracking(page.changeTracking, wanted.changeTrackingDiff === true) } : {}),
     metadata: metadataOf(page),
+  };
+}
+
+function firecrawlChangeTracking(tracking: ChangeTracking, withDiff: boolean): FirecrawlChangeTracking {
+  return {
+    previousScrapeAt: tracking.previousScrapeAt,
+    changeStatus: tracking.changeStatus,
+    visibility: 'visible',
+    ...(withDiff && tracking.changeStatus === 'changed' && tracking.diff !== null ? { diff: { text: tracking.diff } } : {}),
   };
 }

@@ -8,7 +8,8 @@
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
  *   fields naming features we do not have: `location`, `proxy`, `skipTlsVerification`, …);
  * - refused: a 400 naming the field, for what we cannot do and a caller relies on (`json`,
- *   `summary`, `changeTracking` formats, `actions`).
+ *   `summary` formats, `actions`). `changeTracking` (with `markdown`, as Firecrawl asks) is ours
+ *   (docs/firecrawl.md "Change tracking"); its object form's `modes: ["git-diff"]` adds the diff.
  * Unknown fields are ignored (Firecrawl's own server is strict; its SDKs and MCP server add
  * fields release after release, and a 400 for those would break them).
  *
@@ -22,7 +23,7 @@ import type { OutputFormat } from '../../scrape/types';
 import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
 
 /** The Firecrawl formats we produce, and the field each fills in the document. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking'] as const;
 export type FirecrawlFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Formats Firecrawl has and we do not produce (yet): refused, by name. */
@@ -30,7 +31,6 @@ const UNSUPPORTED_FORMATS: Record<string, string> = {
   json: 'LLM extraction is not available on this service',
   extract: 'LLM extraction is not available on this service',
   summary: 'LLM summaries are not available on this service',
-  changeTracking: 'change tracking is not available on this service',
 };
 
 /** The longest `timeout` honoured (ms): the whole answer's deadline. */
@@ -43,7 +43,7 @@ const stringList = z.array(z.string());
 
 /** Firecrawl's scrape options, as its SDKs send them; unknown fields pass (see above). */
 export const firecrawlScrapeOptionsSchema = z.looseObject({
-  formats: z.array(format).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}; json, summary, changeTracking → 400' }),
+  formats: z.array(format).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, changeTracking (with markdown) or {type: "changeTracking", modes: ["git-diff"]}; json, summary → 400' }),
   onlyMainContent: z.boolean().optional().meta({ description: 'Default true: the page\'s main content' }),
   includeTags: stringList.optional(),
   excludeTags: stringList.optional(),
@@ -74,12 +74,15 @@ export type FirecrawlScrapeOptions = z.output<typeof firecrawlScrapeOptionsSchem
 export interface WantedFormats {
   formats: FirecrawlFormat[];
   fullPage: boolean;
+  /** `{type: "changeTracking", modes: ["git-diff"]}`: the document's changeTracking carries `diff`. */
+  changeTrackingDiff?: boolean;
 }
 
 /** Reads `formats` (strings or `{type}` objects; v1's `screenshot@fullPage` too); refuses what we cannot produce. */
 export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field = 'formats'): WantedFormats {
   const wanted = new Set<FirecrawlFormat>();
   let fullPage = false;
+  let changeTrackingDiff = false;
   for (const [index, item] of (formats ?? ['markdown']).entries()) {
     let name = typeof item === 'string' ? item : item.type;
     if (name === 'screenshot@fullPage') {
@@ -87,6 +90,7 @@ export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field 
       fullPage = true;
     }
     if (name === 'screenshot' && typeof item === 'object' && item.fullPage === true) fullPage = true;
+    if (name === 'changeTracking' && typeof item === 'object' && Array.isArray(item.modes) && item.modes.includes('git-diff')) changeTrackingDiff = true;
     if ((SUPPORTED_FORMATS as readonly string[]).includes(name)) {
       wanted.add(name as FirecrawlFormat);
       continue;
@@ -94,7 +98,7 @@ export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field 
     const reason = UNSUPPORTED_FORMATS[name];
     throw new AppError('BAD_REQUEST', `${field}[${index}] "${name}" is not supported: ${reason ?? `supported formats are ${SUPPORTED_FORMATS.join(', ')}`}`);
   }
-  return { formats: [...wanted], fullPage };
+  return { formats: [...wanted], fullPage, ...(changeTrackingDiff ? { changeTrackingDiff } : {}) };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * `POST /v1/scrape` (docs/firecrawl.md): Firecrawl v1's scrape, for the older integrations
  * (`FirecrawlAppV1`, `Firecrawl().v1`, pinned SDKs). Its fields are v2's, plus the v1 string
- * `screenshot@fullPage`; v1's `jsonOptions`/`extract`/`changeTrackingOptions` only matter with
- * their refused formats. The answer is v2's.
+ * `screenshot@fullPage`; v1's `jsonOptions`/`extract` only matter with their refused formats
+ * (`changeTrackingOptions` is ignored: no diff modes on v1). The answer is v2's.
  */
 import { z } from 'zod';
 import { parseBody } from '../../platform/validate';
@@ -15,7 +15,7 @@ import type { AppDeps } from '../deps';
 export const v1ScrapeRequestSchema = firecrawlScrapeOptionsSchema
   .extend({
     url: z.string(),
-    formats: z.array(z.string()).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage; json, extract, summary, changeTracking → 400' }),
+    formats: z.array(z.string()).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage, changeTracking (with markdown); json, extract, summary → 400' }),
   })
   .meta({ id: 'FirecrawlV1ScrapeRequest' });
 

@@ -241,3 +241,38 @@ describe('a worker killed between ticks', () => {
     await api('DELETE', `/monitors/${id}`, key(owner));
   });
 });
+
+describe('the changeTracking format of one-off scrapes', () => {
+  it('compares with the account\'s previous scrape of the URL: new, same, changed with its diff, removed; Firecrawl\'s field too', async () => {
+    const url = fixtureUrl.replace('/prices', '/tracked');
+    page.price = '30 EUR';
+    const scrape = async () => {
+      const answer = await api('POST', '/webhook/unblocker', key(owner), { url, formats: ['markdown', 'changeTracking'] });
+      expect(answer.status).toBe(200);
+      return answer.body.changeTracking as Json;
+    };
+    expect(await scrape()).toEqual({ changeStatus: 'new', previousScrapeAt: null, diff: null });
+    const same = await scrape();
+    expect(same).toMatchObject({ changeStatus: 'same', diff: null });
+    expect(typeof same.previousScrapeAt).toBe('string');
+
+    page.price = '31 EUR';
+    const changed = await scrape();
+    expect(changed.changeStatus).toBe('changed');
+    expect((changed.diff as string).split('\n')).toEqual(expect.arrayContaining(['-Widget: 30 EUR', '+Widget: 31 EUR']));
+
+    // Without markdown it is refused, naming the rule.
+    expect((await api('POST', '/webhook/unblocker', key(owner), { url, formats: ['changeTracking'] })).body).toMatchObject({ statusCode: 400, code: 'BAD_REQUEST' });
+
+    // The Firecrawl-compatible scrape: Firecrawl's field, the diff in git-diff mode.
+    page.price = '32 EUR';
+    const firecrawl = await api('POST', '/v2/scrape', { authorization: `Bearer ${owner.apiKey}` }, { url, formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'] }] });
+    expect(firecrawl.status).toBe(200);
+    const tracking = (firecrawl.body.data as Json).changeTracking as Json;
+    expect(tracking).toMatchObject({ changeStatus: 'changed', visibility: 'visible', previousScrapeAt: expect.any(String) });
+    expect(((tracking.diff as Json).text as string).split('\n')).toEqual(expect.arrayContaining(['-Widget: 31 EUR', '+Widget: 32 EUR']));
+
+    page.status = 404;
+    expect(await scrape()).toMatchObject({ changeStatus: 'removed', diff: null });
+  });
+});
