@@ -5,7 +5,7 @@
  * (type-only imports included) or folders.
  */
 const PLATFORM = '^platform/';
-const DOMAINS = '^(scrape|crawl|flows|accounts|billing|webhooks|notifications|sessions)/';
+const DOMAINS = '^(scrape|crawl|flows|accounts|billing|webhooks|notifications|sessions|monitors)/';
 const ORCHESTRATION = '^(workflows|activities)/';
 const EDGES = '^(api|workers|scripts|dashboard)/';
 const NOT_PRODUCT = '(^|/)(test|bench|clients|deploy|node_modules|generated|dist)/|\\.test\\.tsx?$';
@@ -29,7 +29,7 @@ module.exports = {
     {
       name: 'domains-do-not-import-orchestration-or-edges',
       severity: 'error',
-      comment: 'A domain (scrape, crawl, flows, accounts, billing, webhooks, notifications) owns its rules, store and types; it never reaches up to workflows/, activities/ or an edge. Way out: move the shared type down into the domain, or let the caller (an activity or a route) do the orchestration.',
+      comment: 'A domain (scrape, crawl, flows, accounts, billing, webhooks, notifications, monitors) owns its rules, store and types; it never reaches up to workflows/, activities/ or an edge. Way out: move the shared type down into the domain, or let the caller (an activity or a route) do the orchestration.',
       from: { path: DOMAINS, pathNot: NOT_PRODUCT },
       to: { path: `${ORCHESTRATION}|${EDGES}` },
     },

@@ -18,6 +18,8 @@ import type { HttpEngine } from '../scrape/http/engine';
 import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
 import type { SessionStore } from '../sessions/store';
+import { createMonitorActivities } from './monitors';
+import type { MonitorSettings } from '../monitors/store';
 import type { WebhookSender } from '../webhooks/deliver';
 import type { WebhookSettings } from '../webhooks/settings';
 import { createWebhookDeliveryActivities, createWebhookEmitActivities } from './webhooks';
@@ -56,6 +58,8 @@ export interface ActivityDeps {
   webhookSender: WebhookSender;
   /** Task queue of webhook delivery workflows (the main queue). */
   webhookDeliveryQueue: string;
+  /** MONITOR_* settings of the check activities (docs/monitors.md); defaults when absent. */
+  monitors?: MonitorSettings;
 }
 
 /**
@@ -84,6 +88,7 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createFlowActivities(deps),
     // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
     ...createCrawlActivities(deps),
+    ...createMonitorActivities({ db: deps.db, runs: deps.runs, monitors: deps.monitors ?? { failuresBeforeEvent: 3, retentionMs: 30 * 86_400_000, webhookDiffMaxBytes: 65_536 } }),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   } satisfies Activities;

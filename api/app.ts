@@ -20,6 +20,7 @@ import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../billing/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
 import { mapRouteTable } from './routes/map';
+import { monitorRouteTable } from './routes/monitors';
 import { scrapeRunRouteTable } from './routes/scrape-runs';
 import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
@@ -75,6 +76,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...webhookRouteTable(deps),
     ...crawlRouteTable(deps),
     ...sessionRouteTable(deps),
+    // Monitors (docs/monitors.md).
+    ...monitorRouteTable(deps),
     // The Firecrawl-compatible /v2 and /v1 (docs/firecrawl.md).
     ...firecrawlRouteTable(deps),
     ...(deps.config.DIAGNOSTICS_ENABLED ? diagnosticsRouteTable(deps) : []),

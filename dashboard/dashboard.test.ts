@@ -369,6 +369,37 @@ describe('one account through every page', () => {
     expect(JSON.stringify(done.nodes.find((n) => n.id === 'page')!.output)).toContain('Page 6');
   });
 
+  it('lists a monitor with its last check and shows a check\'s diff', async () => {
+    const created = await page.request.post('/monitors', { data: { name: 'watched page', request: { url: `${fixtures.url}/page/5` }, schedule: { every: '1h' } } });
+    expect(created.status()).toBe(201);
+    const monitor = (await created.json()) as { id: string };
+    const checkAndWait = async (count: number) => {
+      expect((await page.request.post(`/monitors/${monitor.id}/check`)).status()).toBe(202);
+      for (let i = 0; i < 600; i++) {
+        const { checks } = (await (await page.request.get(`/monitors/${monitor.id}/checks`)).json()) as { checks: Array<{ status: string }> };
+        if (checks.length >= count && checks[0]!.status !== 'running') return checks[0]!.status;
+        await page.waitForTimeout(100);
+      }
+      throw new Error(`check ${count} of the monitor did not finish`);
+    };
+    expect(await checkAndWait(1)).toBe('new');
+    // The watched page changes (another page of the fixture site): the second check has a diff.
+    expect((await page.request.patch(`/monitors/${monitor.id}`, { data: { request: { url: `${fixtures.url}/page/6` } } })).status()).toBe(200);
+    expect(await checkAndWait(2)).toBe('changed');
+
+    await page.getByRole('link', { name: 'Monitors' }).click();
+    await heading(page, 'Monitors');
+    await page.locator(`tr[data-monitor-id="${monitor.id}"]`).locator('.status-changed').waitFor();
+    await page.getByRole('link', { name: 'watched page' }).click();
+    await heading(page, 'Monitor “watched page”');
+    await page.locator('tr[data-check-id]').first().getByRole('link').click();
+    await heading(page, 'What changed');
+    const diff = page.getByLabel('Unified diff');
+    await diff.locator('.diff-removed', { hasText: 'Page 5' }).first().waitFor();
+    await diff.locator('.diff-added', { hasText: 'Page 6' }).first().waitFor();
+    await screenshot(page, 'monitor-diff');
+  });
+
   it('records consent, downloads the data export, signs out, and signs in again back to the page asked for', async () => {
     await page.getByRole('link', { name: 'Account' }).click();
     await heading(page, 'Account');
@@ -422,6 +453,7 @@ describe('at 375 px wide', () => {
         ['/dashboard/runs', 'Runs'],
         ['/dashboard/flows', 'Flows'],
         ['/dashboard/sessions', 'Sessions'],
+        ['/dashboard/monitors', 'Monitors'],
         ['/dashboard/billing', 'Billing'],
         ['/dashboard/notifications', 'Notifications'],
         ['/dashboard/account', 'Account'],

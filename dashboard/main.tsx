@@ -10,6 +10,7 @@ import { AccountPage } from './pages/account';
 import { SignIn, SignUp } from './pages/auth';
 import { BillingPage } from './pages/billing';
 import { FlowPage, FlowRunPage, FlowsPage, WaitingInputPage } from './pages/flows';
+import { MonitorCheckPage, MonitorPage, MonitorsPage } from './pages/monitors';
 import { KeysPage } from './pages/keys';
 import { NotificationsPage } from './pages/notifications';
 import { RunPage, RunsPage } from './pages/runs';
@@ -30,6 +31,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: `${BASE}/runs`, label: 'Runs' },
   { href: `${BASE}/flows`, label: 'Flows' },
   { href: `${BASE}/sessions`, label: 'Sessions' },
+  { href: `${BASE}/monitors`, label: 'Monitors' },
   { href: `${BASE}/billing`, label: 'Billing' },
   { href: `${BASE}/notifications`, label: 'Notifications' },
   { href: `${BASE}/account`, label: 'Account' },
@@ -46,6 +48,9 @@ function Routes({ path, user, onUnreadChange }: { path: string; user: SessionUse
   if ((params = match(`${BASE}/flows/:id`, path))) return <FlowPage id={params.id!} />;
   if ((params = match(`${BASE}/flows/:id/runs/:runId`, path))) return <FlowRunPage id={params.id!} runId={params.runId!} />;
   if (path === `${BASE}/sessions`) return <SessionsPage />;
+  if (path === `${BASE}/monitors`) return <MonitorsPage />;
+  if ((params = match(`${BASE}/monitors/:id`, path))) return <MonitorPage id={params.id!} />;
+  if ((params = match(`${BASE}/monitors/:id/checks/:checkId`, path))) return <MonitorCheckPage id={params.id!} checkId={params.checkId!} />;
   if (path === `${BASE}/billing`) return <BillingPage />;
   if (path === `${BASE}/notifications`) return <NotificationsPage onChange={onUnreadChange} />;
   if (path === `${BASE}/account`) return <AccountPage user={user} />;

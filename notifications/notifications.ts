@@ -26,7 +26,8 @@ export type NotificationEvent =
   | { type: 'flow.run.succeeded'; flowId: string; runId: string; flowName?: string; credits?: number }
   | { type: 'flow.run.failed'; flowId: string; runId: string; flowName?: string; error?: string }
   | { type: 'flow.input_required'; flowId: string; runId: string; flowName?: string; node: string; prompt: string; expiresAt: string; answer: string; dashboard: string }
-  | { type: 'key.revoked'; apiKeyId: string; name: string | null };
+  | { type: 'key.revoked'; apiKeyId: string; name: string | null }
+  | { type: 'monitor.changed' | 'monitor.removed' | 'monitor.failed'; monitorId: string; checkId: string; name: string; url: string };
 
 export type NotificationType = NotificationEvent['type'];
 
@@ -45,6 +46,9 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   'flow.run.failed',
   'flow.input_required',
   'key.revoked',
+  'monitor.changed',
+  'monitor.removed',
+  'monitor.failed',
 ];
 
 /** One line for the list and the e-mail subject. */
@@ -78,6 +82,12 @@ export function notificationTitle(event: NotificationEvent): string {
       return `A flow run is waiting for your answer${event.flowName ? `: ${event.flowName}` : ''}: ${event.prompt.length > 120 ? `${event.prompt.slice(0, 117)}...` : event.prompt}`;
     case 'key.revoked':
       return `API key revoked${event.name ? `: ${event.name}` : ''}`;
+    case 'monitor.changed':
+      return `Monitor "${event.name}": the page changed`;
+    case 'monitor.removed':
+      return `Monitor "${event.name}": the page is gone`;
+    case 'monitor.failed':
+      return `Monitor "${event.name}": checks keep failing`;
   }
 }
 

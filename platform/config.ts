@@ -250,6 +250,16 @@ const configSchema = z.object({
   WEBHOOK_PRIVATE_ALLOWLIST: commaList(true),
   /** How long an API process trusts its knowledge of whether an account has webhook endpoints (async scrapes read it). */
   WEBHOOK_ENDPOINT_CACHE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
+  /** Monitors (docs/monitors.md): the shortest `schedule.every` (default one minute; short in tests). */
+  MONITOR_MIN_INTERVAL_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1000).max(86_400_000).default(60_000),
+  /** Monitors one account may have; 0 = no limit. */
+  MONITOR_MAX_PER_ACCOUNT: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(100),
+  /** `monitor.failed` is emitted when this many checks in a row have failed. */
+  MONITOR_FAILURES_BEFORE_EVENT: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(1000).default(3),
+  /** Checks (snapshots and diffs) are kept this many days; the latest successful one is always kept. */
+  MONITOR_CHECK_RETENTION_DAYS: z.coerce.number({ message: 'must be a number of days' }).int().min(1).max(3650).default(30),
+  /** A diff larger than this (bytes of JSON) is left out of the webhook body, which links to it instead. */
+  MONITOR_WEBHOOK_DIFF_MAX_BYTES: z.coerce.number({ message: 'must be a number of bytes' }).int().min(0).max(1_000_000).default(65_536),
   /** Length of a subscription period (default 30 days); short in tests. */
   SUBSCRIPTION_PERIOD_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(366 * 86400).default(30 * 86400),
   /** Port of the `npm start` supervisor's own /readyz and /metrics (loopback only); 0 = off. */
@@ -370,4 +380,9 @@ export function loadConfig(): Config {
 /** Environment of the current process, for launching child processes (the supervisor passes it on). */
 export function processEnvironment(): Record<string, string | undefined> {
   return { ...process.env };
+}
+
+/** The monitors' settings for their check activities (monitors/store.ts MonitorSettings). */
+export function monitorSettings(config: Pick<Config, 'MONITOR_FAILURES_BEFORE_EVENT' | 'MONITOR_CHECK_RETENTION_DAYS' | 'MONITOR_WEBHOOK_DIFF_MAX_BYTES'>) {
+  return { failuresBeforeEvent: config.MONITOR_FAILURES_BEFORE_EVENT, retentionMs: config.MONITOR_CHECK_RETENTION_DAYS * 86_400_000, webhookDiffMaxBytes: config.MONITOR_WEBHOOK_DIFF_MAX_BYTES };
 }

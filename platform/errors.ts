@@ -35,6 +35,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The path exists but not with this method.' },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, description: 'An idempotency key was reused for a different operation.' },
   CONFLICT: { status: 409, retryable: false, description: 'The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run\'s scrape is cancelled with its job: the body names its cancel).' },
+  MONITOR_LIMIT_REACHED: { status: 409, retryable: false, description: 'The account already has MONITOR_MAX_PER_ACCOUNT monitors (docs/monitors.md): delete one first.' },
   CANCELLED: { status: 409, retryable: false, description: 'The run was cancelled (by its owner: POST /webhook/runs/:id/cancel, or an operator); a synchronous request waiting for it answers this.' },
   SESSION_LIMIT_REACHED: { status: 409, retryable: false, description: 'The account keeps SESSIONS_PER_ACCOUNT sessions already: delete one (DELETE /sessions/:name) before adding another.' },
   SESSION_TOO_LARGE: { status: 413, retryable: false, description: 'A session\'s storage state (imported, or saved by a scrape) is larger than SESSION_MAX_BYTES.' },

@@ -217,6 +217,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
       problems.push({ path: ['formats'], message: `"${screenshot}" is only available in ${modesSupporting('screenshot').join(' or ')} mode` });
     }
   }
+  if (Array.isArray(raw.formats) && raw.formats.includes('changeTracking') && !raw.formats.includes('markdown')) problems.push({ path: ['formats'], message: '"changeTracking" compares the markdown: ask for "markdown" too' });
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
   if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });
   if (raw.headers !== null && typeof raw.headers === 'object') {

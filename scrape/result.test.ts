@@ -33,6 +33,7 @@ const engineOutputs: ScrapeOutputTypes = {
   json: [{ name: 'Lamp', price: 12.5 }],
   summary: 'A page that says hello.',
   llm_usage: { model: 'test-model', prompt_tokens: 120, completion_tokens: 30, calls: 1 },
+  changeTracking: { changeStatus: 'same', previousScrapeAt: '2027-01-01T00:00:00.000Z', diff: null },
 };
 
 const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'http://127.0.0.1/page', status: 200, mode: 'browser', elapsed_ms: 12, ...engineOutputs };

@@ -52,6 +52,7 @@ export const scrapeOutputSchema = z.object({
   summary: z.string().optional(),
   // The model's token counts, with a schema json or a summary format.
   llm_usage: z.object({ model: z.string(), prompt_tokens: z.int(), completion_tokens: z.int(), calls: z.int() }).optional(),
+  changeTracking: z.object({ changeStatus: z.enum(['new', 'same', 'changed', 'removed']), previousScrapeAt: z.string().nullable(), diff: z.string().nullable() }).optional(),
 });
 
 /** The name of each output field. */

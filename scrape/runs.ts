@@ -46,6 +46,30 @@ export function createScrapeRunStore(sql: RunSql) {
       );
     },
 
+    /**
+     * The markdown of the account's latest succeeded scrape of the run's URL before it, and when it
+     * finished (the `changeTracking` format); a target's 404/410 is no snapshot.
+     */
+    async previousMarkdown(runId: string): Promise<{ markdown: string; finishedAt: Date } | null> {
+      const rows = await sql.query<{ markdown: string; finishedAt: Date }>(
+        `SELECT p.result->>'markdown' AS markdown, p."finishedAt" FROM scrape_run c JOIN scrape_run p ON p."userId" = c."userId" AND p.url = c.url
+          WHERE c.id = $1 AND p.id <> c.id AND p.status = 'succeeded' AND p."finishedAt" IS NOT NULL AND p.result ? 'markdown'
+            AND coalesce(p."httpStatus", 200) NOT IN (404, 410)
+          ORDER BY p."finishedAt" DESC LIMIT 1`,
+        [runId],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Records one run, once: a retried activity finds the row and changes nothing (a monitor's check, monitors/). */
+    async insertOnce(run: NewRun): Promise<void> {
+      await sql.query(
+        `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHING`,
+        [run.id, run.userId, run.apiKeyId, run.workflowId, run.mode, run.url, jsonbText(run.request), run.cost],
+      );
+    },
+
     /** Records a flow node's scrape with its flow run (once: a retried activity finds the row and changes nothing). */
     async insertFlowRun(run: NewFlowRun): Promise<void> {
       await sql.query(

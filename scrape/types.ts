@@ -56,7 +56,7 @@ export interface NetworkEntry {
  * What a scrape can return besides selector results (`formats` of a request; docs/scraping.md
  * "Output formats"). `screenshot` and `screenshot@fullPage` are browser-only.
  */
-export const OUTPUT_FORMATS = ['rawHtml', 'html', 'markdown', 'text', 'links', 'metadata', 'screenshot', 'screenshot@fullPage'] as const;
+export const OUTPUT_FORMATS = ['rawHtml', 'html', 'markdown', 'text', 'links', 'metadata', 'screenshot', 'screenshot@fullPage', 'changeTracking'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The types of a CSS-schema field (docs/scraping.md "Structured output"). */
@@ -193,6 +193,17 @@ export interface ScrapeOutputTypes {
   summary: string;
   /** With a model format (schema json, summary): the tokens it used (docs/scraping.md "Structured output"). */
   llm_usage: LlmUsage;
+  /** `changeTracking` format: the markdown against the account's previous scrape of the URL (set by the activity, not the engine). */
+  changeTracking: ChangeTracking;
+}
+
+/** The `changeTracking` format (docs/scraping.md "Change tracking"). */
+export interface ChangeTracking {
+  changeStatus: 'new' | 'same' | 'changed' | 'removed';
+  /** When the scrape compared with finished (null: none). */
+  previousScrapeAt: string | null;
+  /** Unified diff of the markdown when changed, else null. */
+  diff: string | null;
 }
 
 type Assert<T extends true> = T;

@@ -8,7 +8,7 @@ import { createScrapeBatchActivities } from '../activities/scrape/batch';
 import { createMapActivities } from '../activities/map';
 import { createWebhookEmitActivities } from '../activities/webhooks';
 import type { ActivityDeps } from '../activities';
-import type { Config } from '../platform/config';
+import { type Config, monitorSettings } from '../platform/config';
 import { llmSettingsOf } from '../scrape/llm/model-formats';
 import { createDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
@@ -80,6 +80,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     ...scrapeActivitySettings(config),
     crawlRobots: { retryMs: config.CRAWL_ROBOTS_RETRY_MS, giveUpMs: config.CRAWL_ROBOTS_GIVE_UP_MS },
     plans: config.SUBSCRIPTION_PLANS,
+    monitors: monitorSettings(config),
     paymentProvider: periodChargerFor(config.PAYMENT_PROVIDER),
     browserPool,
     close: async () => {

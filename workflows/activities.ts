@@ -27,6 +27,9 @@ import type {
   FlowScrapeOutput,
   ForeachSummary,
   MapWorkflowInput,
+  MonitorCheckOutcome,
+  StartMonitorCheckInput,
+  StartedMonitorCheck,
   RefillActivityInput,
   RefillOutcome,
   ScrapeActivityOutput,
@@ -131,6 +134,10 @@ export interface Activities {
   refillSubscription(input: RefillActivityInput): Promise<RefillOutcome>;
   chargeSubscriptionPeriod(input: ChargePeriodInput): Promise<{ providerPaymentId: string | null }>;
   endSubscription(input: SubscriptionEndInput): Promise<{ status: string }>;
+
+  // Monitors (activities/monitors.ts).
+  startMonitorCheck(input: StartMonitorCheckInput): Promise<StartedMonitorCheck>;
+  settleMonitorCheck(input: { checkId: string }): Promise<MonitorCheckOutcome & { events: WebhookEventSource[] }>;
 
   // Event webhooks (activities/webhooks.ts).
   emitWebhookEvents(input: { sources: WebhookEventSource[] }): Promise<EmittedWebhookEvents>;

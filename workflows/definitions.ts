@@ -291,3 +291,30 @@ export interface CrawlFrontierClaim {
 export type CrawlPageOutcome =
   | { status: 'succeeded'; httpStatus: number }
   | { status: 'failed'; code: ErrorCode; message: string };
+
+// ---------------------------------------------------------------- monitors (docs/monitors.md)
+
+/** The action of a monitor's Schedule: the monitor to check (its request is read at each check). */
+export interface MonitorCheckWorkflowInput {
+  monitorId: string;
+  /** Task queue of browser-mode page activities. */
+  browserQueue: string;
+}
+
+export interface StartMonitorCheckInput {
+  monitorId: string;
+  checkId: string;
+  runId: string;
+  workflowId: string;
+  /** The schedule's time for this tick (ISO); a manual trigger's is when it was asked. */
+  scheduledAt: string;
+}
+
+export type StartedMonitorCheck =
+  | { proceed: false }
+  | { proceed: true; userId: string; apiKeyId: string | null; cost: number; request: ScrapeRequestPayload };
+
+export interface MonitorCheckOutcome {
+  checkId: string;
+  status: 'new' | 'same' | 'changed' | 'removed' | 'failed' | 'gone';
+}

@@ -6,3 +6,4 @@ export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';
 export { webhookDeliveryWorkflow } from './webhook.workflow';
 export { crawlWorkflow } from './crawl.workflow';
+export { monitorCheckWorkflow } from './monitor.workflow';

@@ -9,6 +9,7 @@ import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
 import type { RunningAttempts } from '../../scrape/running-attempts';
 import type { FinishedRun, ScrapeRunStore } from '../../scrape/runs';
 import type { StoredResult } from '../../scrape/types';
+import { changeTrackingOf } from './change-tracking';
 import { SCRAPE_OUTPUT_FIELDS } from '../../scrape/result';
 import { type SqlClient, untilDatabaseAnswers } from '../../platform/sql';
 import { type ScrapeActivityOutput, defaultAttemptTimeoutMs } from '../../workflows/definitions';
@@ -138,10 +139,12 @@ async function startAttempt(
  * payload): where it ended and every output field scrape/result.ts declares, as the engine gave
  * them; the screenshot's PNG in scrape_screenshot and its reference in the result.
  */
-export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
+export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult, formats?: readonly string[]): Promise<StoredResult> {
   const { final_url, status, headers, screenshot } = result;
   const stored: StoredResult = { final_url, status, headers };
   for (const field of SCRAPE_OUTPUT_FIELDS) if (field !== 'screenshot') Object.assign(stored, { [field]: result[field] });
+  // Read against the account's earlier runs before this one is recorded succeeded (activities/scrape/change-tracking.ts).
+  if (formats?.includes('changeTracking')) stored.changeTracking = await changeTrackingOf(deps.runs, runId, result);
   if (screenshot) {
     await deps.runs.saveScreenshot(runId, screenshot.png, screenshot.width, screenshot.height);
     stored.screenshot = { url: `/webhook/runs/${runId}/screenshot`, width: screenshot.width, height: screenshot.height, bytes: screenshot.png.byteLength };
@@ -209,7 +212,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     await modelStep(deps, input, result, signal);
     // The session is written back only when the scrape succeeds (its result is about to be recorded).
     if (session) await untilDatabaseAnswers(() => session.save(), signal);
-    const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result), signal);
+    const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result, request.formats), signal);
     if (input.finishOnSuccess) {
       if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
         deps.runEvents?.finished(

@@ -6,7 +6,7 @@
  * models accept (`basic`|`stealth`, `hit`|`miss`): any other value fails its parse after the
  * work was done and paid.
  */
-import type { PageLink, PageMetadata } from '../../scrape/types';
+import type { ChangeTracking, PageLink, PageMetadata } from '../../scrape/types';
 import type { WantedFormats } from './scrape-options';
 
 /** What the mapper reads of a finished run's body (api/scrape-run.ts `runBody`). */
@@ -23,6 +23,15 @@ export interface ScrapedPage {
   metadata?: PageMetadata;
   json?: unknown;
   summary?: string;
+  changeTracking?: ChangeTracking;
+}
+
+/** Firecrawl's changeTracking field: `visibility` is always "visible" (we do not track links); `diff` in git-diff mode, when changed. */
+export interface FirecrawlChangeTracking {
+  previousScrapeAt: string | null;
+  changeStatus: ChangeTracking['changeStatus'];
+  visibility: 'visible';
+  diff?: { text: string };
 }
 
 export interface FirecrawlMetadata {
@@ -50,6 +59,7 @@ export interface FirecrawlDocument {
   /** v1's `extract` format: the same value as `json`. */
   extract?: unknown;
   summary?: string;
+  changeTracking?: FirecrawlChangeTracking;
   metadata: FirecrawlMetadata;
 }
 
@@ -107,6 +117,16 @@ export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedFormats, sc
     ...(has('json') ? { json: page.json ?? null } : {}),
     ...(has('extract') ? { extract: page.json ?? null } : {}),
     ...(has('summary') ? { summary: page.summary ?? '' } : {}),
+    ...(has('changeTracking') && page.changeTracking ? { changeTracking: firecrawlChangeTracking(page.changeTracking, wanted.changeTrackingDiff === true) } : {}),
     metadata: metadataOf(page),
+  };
+}
+
+function firecrawlChangeTracking(tracking: ChangeTracking, withDiff: boolean): FirecrawlChangeTracking {
+  return {
+    previousScrapeAt: tracking.previousScrapeAt,
+    changeStatus: tracking.changeStatus,
+    visibility: 'visible',
+    ...(withDiff && tracking.changeStatus === 'changed' && tracking.diff !== null ? { diff: { text: tracking.diff } } : {}),
   };
 }

@@ -94,8 +94,13 @@ describe('scrape options → our request', () => {
   });
 
   it('refuses what it cannot do, naming the field, and malformed input', () => {
-    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: [{ type: 'changeTracking' }] }))).toContain('"changeTracking" is not supported');
-    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['pdf-magic'] }))).toContain('supported formats are markdown, html, rawHtml, links, screenshot, json, extract, summary');
+    // changeTracking compares the markdown: Firecrawl asks for both, and so do we.
+    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: [{ type: 'changeTracking' }] }))).toContain('"changeTracking" compares the markdown');
+    expect(parseV2Scrape({ url: URL_, formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'] }] })).toMatchObject({
+      request: { formats: ['markdown', 'changeTracking', 'metadata'] },
+      wanted: { formats: ['markdown', 'changeTracking'], changeTrackingDiff: true },
+    });
+    expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['pdf-magic'] }))).toContain('supported formats are markdown, html, rawHtml, links, screenshot, json, extract, summary, changeTracking');
     expect(badRequest(() => parseV2Scrape({ url: URL_, actions: [{ type: 'click', selector: 'a' }] }))).toContain('actions is not supported');
     expect(parseV2Scrape({ url: URL_, actions: [] }).request.mode).toBe('http');
     expect(badRequest(() => parseV2Scrape({ url: 'ftp://example.com/' }))).toContain('url');

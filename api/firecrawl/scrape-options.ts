@@ -7,8 +7,9 @@
  *   `excludeTags`, `headers`, `timeout`, and `waitFor`/`mobile`, which choose the browser);
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
  *   fields naming features we do not have: `location`, `proxy`, `skipTlsVerification`, …);
- * - refused: a 400 naming the field, for what we cannot do and a caller relies on (the
- *   `changeTracking` format, `actions`).
+ * - refused: a 400 naming the field, for what we cannot do and a caller relies on (`actions`).
+ *   `changeTracking` (with `markdown`, as Firecrawl asks) is ours (docs/firecrawl.md "Change
+ *   tracking"); its object form's `modes: ["git-diff"]` adds the diff.
  * The `json` format (v2 `{type: "json", schema?, prompt?}`; v1 `"json"` with `jsonOptions`, or
  * `"extract"` with `extractOptions`) and `summary` are our model formats (docs/scraping.md
  * "Structured output"): 400 LLM_NOT_CONFIGURED without a model, as on the native route.
@@ -27,12 +28,11 @@ import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
 import { scrapeSessionSchema } from '../../scrape/cookies';
 
 /** The Firecrawl formats we produce, and the field each fills in the document (v1's `extract` is `json` under v1's name). */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'json', 'extract', 'summary'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'json', 'extract', 'summary', 'changeTracking'] as const;
 export type FirecrawlFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Formats Firecrawl has and we do not produce (yet): refused, by name. */
 const UNSUPPORTED_FORMATS: Record<string, string> = {
-  changeTracking: 'change tracking is not available on this service',
 };
 
 /** The longest `timeout` honoured (ms): the whole answer's deadline. */
@@ -53,7 +53,7 @@ const stringList = z.array(z.string());
 
 /** Firecrawl's scrape options, as its SDKs send them; unknown fields pass (see above). */
 export const firecrawlScrapeOptionsSchema = z.looseObject({
-  formats: z.array(format).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary; changeTracking → 400' }),
+  formats: z.array(format).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary, changeTracking (with markdown) or {type: "changeTracking", modes: ["git-diff"]}' }),
   jsonOptions: modelOptions.optional().meta({ description: 'v1: the `json` format\'s schema and prompt (systemPrompt is put before the prompt)' }),
   extractOptions: modelOptions.optional().meta({ description: 'v1: the `extract` format\'s schema and prompt' }),
   onlyMainContent: z.boolean().optional().meta({ description: 'Default true: the page\'s main content' }),
@@ -87,6 +87,8 @@ export type FirecrawlScrapeOptions = z.output<typeof firecrawlScrapeOptionsSchem
 export interface WantedFormats {
   formats: FirecrawlFormat[];
   fullPage: boolean;
+  /** `{type: "changeTracking", modes: ["git-diff"]}`: the document's changeTracking carries `diff`. */
+  changeTrackingDiff?: boolean;
 }
 
 /** The `json` (or v1 `extract`) format's schema and prompt, from the format object (v2) or v1's options. */
@@ -103,6 +105,7 @@ function modelJsonFormat(options: FirecrawlScrapeOptions, wanted: WantedFormats)
 export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field = 'formats'): WantedFormats {
   const wanted = new Set<FirecrawlFormat>();
   let fullPage = false;
+  let changeTrackingDiff = false;
   for (const [index, item] of (formats ?? ['markdown']).entries()) {
     let name = typeof item === 'string' ? item : item.type;
     if (name === 'screenshot@fullPage') {
@@ -110,6 +113,7 @@ export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field 
       fullPage = true;
     }
     if (name === 'screenshot' && typeof item === 'object' && item.fullPage === true) fullPage = true;
+    if (name === 'changeTracking' && typeof item === 'object' && Array.isArray(item.modes) && item.modes.includes('git-diff')) changeTrackingDiff = true;
     if ((SUPPORTED_FORMATS as readonly string[]).includes(name)) {
       wanted.add(name as FirecrawlFormat);
       continue;
@@ -117,7 +121,7 @@ export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field 
     const reason = UNSUPPORTED_FORMATS[name];
     throw new AppError('BAD_REQUEST', `${field}[${index}] "${name}" is not supported: ${reason ?? `supported formats are ${SUPPORTED_FORMATS.join(', ')}`}`);
   }
-  return { formats: [...wanted], fullPage };
+  return { formats: [...wanted], fullPage, ...(changeTrackingDiff ? { changeTrackingDiff } : {}) };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * `POST /v1/scrape` (docs/firecrawl.md): Firecrawl v1's scrape, for the older integrations
  * (`FirecrawlAppV1`, `Firecrawl().v1`, pinned SDKs). Its fields are v2's, plus the v1 string
- * `screenshot@fullPage`, and `jsonOptions` / `extractOptions` for its `json` / `extract` formats;
- * `changeTrackingOptions` only matters with its refused format. The answer is v2's (with
+ * `screenshot@fullPage`, and `jsonOptions` / `extractOptions` for its `json` / `extract` formats
+ * (`changeTrackingOptions` is ignored: no diff modes on v1). The answer is v2's (with
  * `extract` beside `json` when v1's `extract` format was asked).
  */
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import type { AppDeps } from '../deps';
 export const v1ScrapeRequestSchema = firecrawlScrapeOptionsSchema
   .extend({
     url: z.string(),
-    formats: z.array(z.string()).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage, json (with jsonOptions), extract (with extractOptions), summary; changeTracking → 400' }),
+    formats: z.array(z.string()).optional().meta({ description: 'markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage, json (with jsonOptions), extract (with extractOptions), summary, changeTracking (with markdown)' }),
   })
   .meta({ id: 'FirecrawlV1ScrapeRequest' });
 

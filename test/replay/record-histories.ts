@@ -425,6 +425,50 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    produces: {
+      'monitorCheckWorkflow.changed':
+        'a monitor\'s check started by its Schedule ("check now"): the check recorded, the scrape steps (debit, page activity), the check settled as changed against the previous one, its monitor.changed event emitted',
+    },
+    async run(ctx): Promise<Recording[]> {
+      const account = await ctx.newAccount();
+      await setBalance(ctx.stack.databaseUrl, account.userId, 100);
+      const monitor = await ok(
+        call(ctx.stack.baseUrl, 'POST', '/monitors', key(account), { name: 'replay', request: { url: `${ctx.fixtures.url}/page/1` }, schedule: { every: '1h' } }),
+        201,
+        'create a monitor',
+      );
+      const checksOf = async () => ((await ok(call(ctx.stack.baseUrl, 'GET', `/monitors/${monitor.id as string}/checks`, key(account)), 200, 'list checks')).checks as Json[]);
+      const checkNow = async (count: number, status: string) => {
+        await ok(call(ctx.stack.baseUrl, 'POST', `/monitors/${monitor.id as string}/check`, key(account)), 202, 'check now');
+        return waitFor(`check ${count} ${status}`, async () => {
+          const list = await checksOf();
+          return list.length >= count && list[0]!.status === status ? list[0] : undefined;
+        }, CLOSE_WAIT_MS);
+      };
+      await checkNow(1, 'new');
+      // The page the monitor watches changes (another page): the second check reports it.
+      await ok(call(ctx.stack.baseUrl, 'PATCH', `/monitors/${monitor.id as string}`, key(account), { request: { url: `${ctx.fixtures.url}/page/2` } }), 200, 'change the watched page');
+      const changed = await checkNow(2, 'changed');
+      const execution = await waitFor('the changed check\'s execution', async () => {
+        for (const found of await listWorkflows(ctx, `WorkflowType = "monitorCheckWorkflow" AND AccountId = "${account.userId}"`)) {
+          const handle = ctx.client.workflow.getHandle(found.workflowId, found.runId);
+          if ((await handle.describe()).status.name !== 'COMPLETED') continue;
+          if (((await handle.result()) as { checkId: string }).checkId === changed.id) return found;
+        }
+        return undefined;
+      }, CLOSE_WAIT_MS);
+      await ok(call(ctx.stack.baseUrl, 'DELETE', `/monitors/${monitor.id as string}`, key(account)), 204, 'delete the monitor');
+      return [
+        {
+          name: 'monitorCheckWorkflow.changed',
+          workflowId: execution.workflowId,
+          runId: execution.runId,
+          covers: { 'activity:startMonitorCheck': 1, 'activity:debitCredit': 1, 'activity:settleMonitorCheck': 1, 'local-activity:emitWebhookEvents': 1, 'end:completed': 1 },
+        },
+      ];
+    },
+  },
+  {
     produces: { 'echoWorkflow.diagnostics': 'POST /diagnostics/echo: one activity round trip' },
     async run(ctx): Promise<Recording[]> {
       const body = await ok(call(ctx.stack.baseUrl, 'POST', '/diagnostics/echo', {}, { message: 'replay' }), 200, 'echo');

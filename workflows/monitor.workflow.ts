@@ -1,0 +1,44 @@
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from './activities';
+import { NON_RETRYABLE_CODES } from '../platform/errors';
+import type { MonitorCheckOutcome, MonitorCheckWorkflowInput } from './definitions';
+import { runScrapeSteps } from './scrape-steps';
+import { emitWebhookEvents } from './webhook.workflow';
+
+/** Set by the server on every workflow a Schedule starts: the time the action was scheduled for. */
+const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
+/**
+ * A check's own steps against PostgreSQL: regular activities (not local ones), so each one's
+ * completion is in the history before the next step starts and a worker killed in between never
+ * makes a step run again with another outcome.
+ */
+const checks = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...NON_RETRYABLE_CODES] },
+});
+
+/**
+ * One check of a monitor (docs/monitors.md), the action of its Schedule `monitor-<id>` (and of
+ * "check now"): the check's ids are drawn once by the workflow (uuid4 is replay-safe), so a
+ * retried step or a replay after a worker crash records, debits and reports the same check, never
+ * a second one. The scrape is the ordinary scrape steps (debit once by the run, the engine's page
+ * activity with its retries, refund when every attempt failed); then the check is compared and
+ * settled, and its event (if any) is emitted once by the check's subject.
+ */
+export async function monitorCheckWorkflow(input: MonitorCheckWorkflowInput): Promise<MonitorCheckOutcome> {
+  const info = workflowInfo();
+  const scheduledAt = info.typedSearchAttributes.get(SCHEDULED_START) ?? info.startTime;
+  const checkId = uuid4();
+  const runId = uuid4();
+  const started = await checks.startMonitorCheck({ monitorId: input.monitorId, checkId, runId, workflowId: info.workflowId, scheduledAt: scheduledAt.toISOString() });
+  if (!started.proceed) return { checkId, status: 'gone' };
+  await runScrapeSteps(
+    { runId, userId: started.userId, apiKeyId: started.apiKeyId, cost: started.cost, request: started.request, browserQueue: input.browserQueue },
+    { remoteBookkeeping: true },
+  );
+  const settled = await checks.settleMonitorCheck({ checkId });
+  await emitWebhookEvents(settled.events);
+  return { checkId, status: settled.status };
+}
