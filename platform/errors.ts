@@ -46,6 +46,7 @@ export const ERRORS = {
   PROXY_FAILED: { status: 502, retryable: true, description: 'An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.' },
   TARGET_ERROR: { status: 502, retryable: true, description: 'The target answered 5xx or 429 on every attempt.' },
   RESPONSE_TOO_LARGE: { status: 502, retryable: false, description: 'The target\'s response, decompressed, exceeded the engine\'s size cap.' },
+  DOCUMENT_UNREADABLE: { status: 502, retryable: false, description: 'The target is a PDF or DOCX that cannot be read: corrupt, encrypted with a password, or past the reading bounds (time, memory; docs/scraping.md "Documents (PDF, DOCX)").' },
   WEBHOOK_REJECTED: { status: 502, retryable: false, description: 'A flow\'s webhook endpoint refused the delivery (4xx).' },
   WEBHOOK_DELIVERY_FAILED: { status: 502, retryable: true, description: 'An event webhook delivery got no 2xx answer in time (retried with backoff for up to 24 h; every attempt is listed with its deliveries).' },
   ALL_ITEMS_FAILED: { status: 502, retryable: false, description: 'Every item of a foreach node failed.' },

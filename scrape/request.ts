@@ -24,6 +24,8 @@ export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
 /** At most this many `include_tags` / `exclude_tags` each. */
 export const MAX_TAG_SELECTORS = 50;
+/** The most pages of a PDF a request may have read (`document.max_pages`). */
+export const MAX_DOCUMENT_PAGES = 500;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  
@@ -98,6 +100,8 @@ export const scrapeRequestSchema = z.strictObject({
   webhook: webhookSpecSchema.optional(),
   // Outbound proxies (docs/scraping.md "Proxies"): "default" (also when absent) uses PROXY_URLS when set, "none" goes direct.
   proxy: z.enum(PROXY_CHOICES).optional(),
+  // PDF and DOCX targets (docs/scraping.md "Documents (PDF, DOCX)"): how many pages of a PDF are read.
+  document: z.strictObject({ max_pages: z.int({ error: integerError }).min(1).max(MAX_DOCUMENT_PAGES).optional() }).optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -187,7 +191,7 @@ export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'document'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;
