@@ -36,7 +36,7 @@ export async function documentResponseOutputs(
 ): Promise<DocumentOutputs> {
   const converted = await convertDocument(kind, bytes, {
     maxPages: req.document?.max_pages ?? DEFAULT_DOCUMENT_MAX_PAGES,
-    timeoutMs: Math.max(1, Math.min(DOCUMENT_TIME_LIMIT_MS, call.remainingMs)),
+    timeoutMs: Math.max(1, Math.floor(Math.min(DOCUMENT_TIME_LIMIT_MS, call.remainingMs))),
     ...(call.signal ? { signal: call.signal } : {}),
   });
   return pickOutputs(req, converted, response);
