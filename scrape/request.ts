@@ -26,6 +26,8 @@ export const MAX_TIMEOUT_MS = 50_000;
 export const MAX_TAG_SELECTORS = 50;
 /** The most pages of a PDF a request may have read (`document.max_pages`). */
 export const MAX_DOCUMENT_PAGES = 500;
+/** Pages of a PDF read when the request names no `document.max_pages`. */
+export const DEFAULT_DOCUMENT_MAX_PAGES = 100;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  

@@ -4,8 +4,9 @@
  * a map), so what it says is what the 402 check and the debit use (docs/scraping.md "Price list").
  */
 import { z } from 'zod';
-import { CAPTURE_NETWORK_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { CAPTURE_NETWORK_PRICE, DOCUMENT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
 import { MAP_PRICE } from '../../crawl/map-request';
+import { DEFAULT_DOCUMENT_MAX_PAGES, MAX_DOCUMENT_PAGES } from '../../scrape/request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
 
@@ -19,6 +20,8 @@ const priceListSchema = z.object({
     /** Formats other than the screenshot cost nothing more. */
     formats: z.int(),
   }),
+  /** A PDF or DOCX target (docs/scraping.md "Documents (PDF, DOCX)"): priced per document. */
+  documents: z.object({ per_document: z.int(), per_page: z.int(), rule: z.string() }),
   flow_nodes: z.record(z.string(), z.string()),
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
   jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
@@ -32,6 +35,11 @@ export function priceList(): z.infer<typeof priceListSchema> {
       modes: Object.fromEntries(SCRAPE_MODES.map((mode: ScrapeMode) => [mode, SCRAPE_ENGINES[mode].price])),
       extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE },
       formats: 0,
+    },
+    documents: {
+      per_document: DOCUMENT_PRICE,
+      per_page: 0,
+      rule: `a PDF or DOCX target costs its scrape's price (mode and extras above) plus ${DOCUMENT_PRICE}, whatever its page count; at most document.max_pages pages are read (default ${DEFAULT_DOCUMENT_MAX_PAGES}, at most ${MAX_DOCUMENT_PAGES}); an unreadable document is refunded`,
     },
     flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),
     jobs: {

@@ -79,7 +79,9 @@ describe.each(['http', 'browser'] as const)('%s mode', (mode) => {
     });
     expect(body).not.toHaveProperty('html');
     expect(body).not.toHaveProperty('rawHtml');
-    expect(body.credits.cost).toBe(mode === 'http' ? 1 : 5);
+    // Priced per document as GET /pricing lists it: the mode's price plus the document's.
+    const prices = (await (await fetch(`${stack.baseUrl}/pricing`)).json()) as { scrape: { modes: Record<string, number> }; documents: { per_document: number } };
+    expect(body.credits.cost).toBe(prices.scrape.modes[mode]! + prices.documents.per_document);
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - body.credits.cost);
   });
 

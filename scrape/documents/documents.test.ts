@@ -163,6 +163,11 @@ describe('bounds (document threads)', () => {
     expect(next.metadata.page_count).toBe(1);
   });
 
+  it("the scrape's deadline bounds the wait for a thread: a retryable timeout, not the document's fault", async () => {
+    const failure = await convertDocument('pdf', fixture('latex-paper.pdf'), { maxPages: 10, timeoutMs: 60_000, deadlineMs: 1 }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'SCRAPE_FAILED', extra: { timeout: true } });
+  });
+
   it('a cancelled scrape stops its conversion with the cancellation', async () => {
     const controller = new AbortController();
     const reason = new Error('cancelled by test');

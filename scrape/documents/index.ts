@@ -8,15 +8,13 @@
  */
 import type { DocumentOutputs, ResponseFacts } from '../formats';
 import type { PageMetadata } from '../types';
-import type { EngineRequest } from '../request';
+import { DEFAULT_DOCUMENT_MAX_PAGES, type EngineRequest } from '../request';
 import { convertDocument } from './threads';
 import type { DocumentConversion, DocumentKind } from './types';
 
 export { documentKind, isDocumentType } from './detect';
 export type { DocumentKind } from './types';
 
-/** Pages of a PDF read when the request names no `document.max_pages`. */
-export const DEFAULT_DOCUMENT_MAX_PAGES = 100;
 /** A conversion's own time limit (the scrape's deadline may end it sooner). */
 export const DOCUMENT_TIME_LIMIT_MS = 20_000;
 
@@ -36,7 +34,8 @@ export async function documentResponseOutputs(
 ): Promise<DocumentOutputs> {
   const converted = await convertDocument(kind, bytes, {
     maxPages: req.document?.max_pages ?? DEFAULT_DOCUMENT_MAX_PAGES,
-    timeoutMs: Math.max(1, Math.floor(Math.min(DOCUMENT_TIME_LIMIT_MS, call.remainingMs))),
+    timeoutMs: DOCUMENT_TIME_LIMIT_MS,
+    deadlineMs: call.remainingMs,
     ...(call.signal ? { signal: call.signal } : {}),
   });
   return pickOutputs(req, converted, response);

@@ -4,9 +4,12 @@
  * thread has a heap limit (a stream that inflates to gigabytes ends the thread, not the process),
  * and a conversion that runs past its time limit is aborted, which terminates its thread. Either
  * way the scrape fails with DOCUMENT_UNREADABLE (not retried: the same bytes fail the same way).
- * One pool per process, made on first use; idle threads end after a few seconds.
+ * The time limit runs from the moment the thread has its converter loaded; waiting for a thread
+ * and starting one are bounded by the scrape's deadline. One pool per process, made on first
+ * use; idle threads end after 30 s.
  */
 import path from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { AppError } from '../../platform/errors';
 import type { DocumentConversion, DocumentKind } from './types';
@@ -18,8 +21,13 @@ const DOCUMENT_THREADS = 2;
 
 export interface ConvertOptions {
   maxPages: number;
-  /** The conversion's own time limit (also bounded by the scrape's deadline through `signal`). */
+  /** The conversion's own time limit, from the moment its thread has its converter loaded. */
   timeoutMs: number;
+  /**
+   * The scrape's deadline (ms from now): bounds the wait for a thread and its start too (a new
+   * thread compiles and loads the converter, seconds on a busy machine: not the document's fault).
+   */
+  deadlineMs?: number;
   /** The scrape's cancellation: the conversion stops and the call rejects with its reason. */
   signal?: AbortSignal;
 }
@@ -28,6 +36,8 @@ interface DocumentTask {
   kind: DocumentKind;
   bytes: Uint8Array;
   maxPages: number;
+  /** Told `started` once the thread has loaded the converter (thread-entry.cjs). */
+  started: MessagePort;
 }
 
 let pool: Piscina<DocumentTask, DocumentConversion> | undefined;
@@ -37,23 +47,38 @@ function documentPool(): Piscina<DocumentTask, DocumentConversion> {
     filename: path.join(__dirname, 'thread-entry.cjs'),
     minThreads: 0,
     maxThreads: DOCUMENT_THREADS,
-    idleTimeout: 5_000,
+    idleTimeout: 30_000,
     resourceLimits: { maxOldGenerationSizeMb: DOCUMENT_THREAD_HEAP_MB, maxYoungGenerationSizeMb: 32 },
   });
   return pool;
 }
 
 export async function convertDocument(kind: DocumentKind, bytes: Uint8Array, options: ConvertOptions): Promise<DocumentConversion> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const label = kind === 'pdf' ? 'PDF' : 'DOCX';
+  const stop = new AbortController();
+  let stoppedFor: 'time' | 'deadline' | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const stopFor = (why: 'time' | 'deadline', ms: number) => {
+    timers.push(
+      setTimeout(() => {
+        stoppedFor ??= why;
+        stop.abort(new Error(why));
+      }, ms),
+    );
+  };
+  if (options.deadlineMs !== undefined) stopFor('deadline', Math.max(1, Math.floor(options.deadlineMs)));
+  const { port1, port2 } = new MessageChannel();
+  port1.once('message', () => stopFor('time', options.timeoutMs));
+  port1.unref();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   try {
-    return await documentPool().run({ kind, bytes, maxPages: options.maxPages }, { signal });
+    return await documentPool().run({ kind, bytes, maxPages: options.maxPages, started: port2 }, { signal, transferList: [port2] as never });
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (timeout.aborted) {
+    if (stoppedFor === 'time') {
       throw new AppError('DOCUMENT_UNREADABLE', `the ${label} could not be read within ${options.timeoutMs} ms`, { document: kind, limit: 'time' });
     }
+    if (stoppedFor === 'deadline') throw new AppError('SCRAPE_FAILED', `timed out converting the ${label} (the scrape's deadline)`, { timeout: true });
     const code = (err as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       throw new AppError('DOCUMENT_UNREADABLE', `the ${label} needs more than ${DOCUMENT_THREAD_HEAP_MB} MiB to read`, { document: kind, limit: 'memory' });
@@ -61,6 +86,9 @@ export async function convertDocument(kind: DocumentKind, bytes: Uint8Array, opt
     // pdf.js' exceptions are no Error subclass: they cross the thread boundary as plain objects.
     const message = typeof (err as { message?: unknown } | null)?.message === 'string' ? (err as { message: string }).message : String(err);
     throw new AppError('DOCUMENT_UNREADABLE', `the ${label} cannot be read: ${describe(message)}`, { document: kind });
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    port1.close();
   }
 }
 
