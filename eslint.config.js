@@ -23,11 +23,11 @@ module.exports = tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['scripts/*.cjs', 'test/*.cjs', 'test/fuzz/*.cjs', 'scrape/formats/*.cjs'],
+    files: ['scripts/*.cjs', 'test/*.cjs', 'test/fuzz/*.cjs', 'scrape/formats/*.cjs', 'scrape/documents/*.cjs', 'test/fixtures/documents/src/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['scripts/*.cjs', 'test/*.cjs', 'test/fuzz/*.cjs', 'scrape/formats/*.cjs'],
+    files: ['scripts/*.cjs', 'test/*.cjs', 'test/fuzz/*.cjs', 'scrape/formats/*.cjs', 'scrape/documents/*.cjs', 'test/fixtures/documents/src/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

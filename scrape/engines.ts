@@ -91,6 +91,14 @@ export function llmFormatCount(formats: readonly unknown[] | undefined): number 
   return Number(json) + Number(summary);
 }
 
+/**
+ * What a PDF or DOCX target adds to its scrape's price: nothing. A document is priced per
+ * document, as the page it is, whatever its page count: the price is held before the target is
+ * fetched, when nobody knows it is a document, and the pages read are bounded (`document.max_pages`,
+ * at most 500) so the work a credit pays for is too (docs/scraping.md "Documents (PDF, DOCX)").
+ */
+export const DOCUMENT_PRICE = 0;
+
 /** `screenshot` or `screenshot@fullPage` (a request's `formats` entry). */
 export function isScreenshotFormat(format: unknown): boolean {
   return format === 'screenshot' || format === 'screenshot@fullPage';

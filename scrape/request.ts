@@ -33,6 +33,10 @@ export const MAX_CSS_FIELDS = 50;
 export const MAX_JSON_SCHEMA_CHARS = 32 * 1024;
 /** A model format's `prompt`. */
 export const MAX_LLM_PROMPT_CHARS = 4000;
+/** The most pages of a PDF a request may have read (`document.max_pages`). */
+export const MAX_DOCUMENT_PAGES = 500;
+/** Pages of a PDF read when the request names no `document.max_pages`. */
+export const DEFAULT_DOCUMENT_MAX_PAGES = 100;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  
@@ -176,6 +180,8 @@ export const scrapeRequestSchema = z.strictObject({
   cookies: z.array(requestCookieSchema).max(MAX_REQUEST_COOKIES).optional(),
   // A stored session to start from and, with save, to write back (docs/scraping.md "Sessions").
   session: scrapeSessionSchema.optional(),
+  // PDF and DOCX targets (docs/scraping.md "Documents (PDF, DOCX)"): how many pages of a PDF are read.
+  document: z.strictObject({ max_pages: z.int({ error: integerError }).min(1).max(MAX_DOCUMENT_PAGES).optional() }).optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -280,7 +286,7 @@ export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies' | 'document'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;

@@ -41,6 +41,14 @@ export const scrapeOutputSchema = z.object({
       status: z.int(),
       content_type: z.string().nullable(),
       final_url: z.string(),
+      // A document target only (docs/scraping.md "Documents (PDF, DOCX)").
+      document_type: z.enum(['pdf', 'docx']).optional(),
+      author: z.string().nullable().optional(),
+      creation_date: z.string().nullable().optional(),
+      modification_date: z.string().nullable().optional(),
+      producer: z.string().nullable().optional(),
+      page_count: z.int().nullable().optional(),
+      pages_read: z.int().nullable().optional(),
     })
     .optional(),
   // Stored and answered as a reference: the PNG itself is served at `url` to the run's owner.

@@ -155,6 +155,14 @@ export interface PageMetadata {
   status: number;
   content_type: string | null;
   final_url: string;
+  /** A document target (docs/scraping.md "Documents (PDF, DOCX)"): its kind and its own properties. */
+  document_type?: 'pdf' | 'docx';
+  author?: string | null;
+  creation_date?: string | null;
+  modification_date?: string | null;
+  producer?: string | null;
+  page_count?: number | null;
+  pages_read?: number | null;
   [ogOrTwitter: `og:${string}` | `twitter:${string}`]: string | string[];
 }
 

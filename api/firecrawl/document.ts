@@ -87,6 +87,9 @@ function metadataOf(page: ScrapedPage): FirecrawlMetadata {
     ...(meta?.description ? { description: meta.description } : {}),
     ...(meta?.language ? { language: meta.language } : {}),
     ...(meta?.favicon ? { favicon: meta.favicon } : {}),
+    // A PDF or DOCX target: its page count and author, as Firecrawl names them.
+    ...(typeof meta?.page_count === 'number' ? { numPages: meta.page_count } : {}),
+    ...(meta?.author ? { author: meta.author } : {}),
     ...tags,
     sourceURL: page.url,
     url: meta?.final_url ?? page.final_url,

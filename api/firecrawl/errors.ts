@@ -83,6 +83,7 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'PROXY_FAILED':
     case 'TARGET_ERROR':
     case 'RESPONSE_TOO_LARGE':
+    case 'DOCUMENT_UNREADABLE':
       return { status: 500, code: code === 'TARGET_ERROR' ? 'SCRAPE_SITE_ERROR' : 'SCRAPE_ALL_ENGINES_FAILED' };
     case 'TARGET_BLOCKED':
       // 500 as for the other target failures (never a status the SDKs re-send); our code, with `blocked_by` in details.

@@ -4,7 +4,9 @@
  *
  * Every field is one of three kinds:
  * - honoured: mapped onto our request (`formats`, `onlyMainContent`, `includeTags`,
- *   `excludeTags`, `headers`, `timeout`, and `waitFor`/`mobile`, which choose the browser);
+ *   `excludeTags`, `headers`, `timeout`, `parsers`' PDF `maxPages`, and `waitFor`/`mobile`,
+ *   which choose the browser); a PDF or DOCX target is always answered as markdown (`parsers:
+ *   ["pdf"]`, v1's `parsePDF: true`: what we do anyway);
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
  *   fields naming features we do not have: `location`, `proxy`, `skipTlsVerification`, …);
  * - refused: a 400 naming the field, for what we cannot do and a caller relies on (`actions`).
@@ -22,7 +24,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
-import { MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
+import { MAX_DOCUMENT_PAGES, MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
 import type { FormatEntry } from '../../scrape/types';
 import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
 import { scrapeSessionSchema } from '../../scrape/cookies';
@@ -73,7 +75,11 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   storeInCache: z.boolean().optional(),
   maxAge: z.number().optional(),
   minAge: z.number().optional(),
-  parsers: z.array(z.unknown()).optional(),
+  parsers: z
+    .array(z.union([z.string(), z.looseObject({ type: z.string(), maxPages: z.int().positive().optional() })], { error: 'must be parser names or {type, maxPages?}' }))
+    .optional()
+    .meta({ description: 'PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500)' }),
+  parsePDF: z.boolean().optional().meta({ description: 'v1: PDF targets are always converted (false is not honoured: no base64 answer)' }),
   zeroDataRetention: z.boolean().optional(),
   integration: z.string().nullable().optional(),
   origin: z.string().optional(),
@@ -168,6 +174,9 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
   // The document's metadata is always answered (title, status, …), as Firecrawl does.
   ours.push('metadata');
   const timeoutMs = options.timeout === undefined ? undefined : Math.min(Math.ceil(options.timeout), MAX_FIRECRAWL_TIMEOUT_MS);
+  // Firecrawl's PDF parser options: `maxPages` limits the pages read, as our `document.max_pages`.
+  const pdfParser = options.parsers?.find((p): p is { type: string; maxPages?: number } => typeof p === 'object' && p.type === 'pdf');
+  const maxPages = pdfParser?.maxPages === undefined ? undefined : Math.min(pdfParser.maxPages, MAX_DOCUMENT_PAGES);
   const request = parseScrapeRequest({
     url: withScheme(url),
     mode,
@@ -177,6 +186,7 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
     ...(options.excludeTags?.length ? { exclude_tags: options.excludeTags } : {}),
     ...(options.headers && Object.keys(options.headers).length ? { headers: options.headers } : {}),
     ...(options.session ? { session: options.session } : {}),
+    ...(maxPages !== undefined ? { document: { max_pages: maxPages } } : {}),
     // One attempt may not outlast the answer's deadline.
     ...(timeoutMs !== undefined ? { options: { retry_count: 2, timeout_ms: Math.min(timeoutMs, MAX_TIMEOUT_MS) } } : {}),
   });

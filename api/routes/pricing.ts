@@ -4,8 +4,9 @@
  * a map), so what it says is what the 402 check and the debit use (docs/scraping.md "Price list").
  */
 import { z } from 'zod';
-import { CAPTURE_NETWORK_PRICE, LLM_FORMAT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { CAPTURE_NETWORK_PRICE, DOCUMENT_PRICE, LLM_FORMAT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
 import { MAP_PRICE } from '../../crawl/map-request';
+import { DEFAULT_DOCUMENT_MAX_PAGES, MAX_DOCUMENT_PAGES } from '../../scrape/request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
 
@@ -21,6 +22,8 @@ const priceListSchema = z.object({
     /** How the model formats (json with a schema, summary) are priced. */
     llm: z.string(),
   }),
+  /** A PDF or DOCX target (docs/scraping.md "Documents (PDF, DOCX)"): priced per document. */
+  documents: z.object({ per_document: z.int(), per_page: z.int(), rule: z.string() }),
   flow_nodes: z.record(z.string(), z.string()),
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
   jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
@@ -35,6 +38,11 @@ export function priceList(): z.infer<typeof priceListSchema> {
       extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE, llm_format: LLM_FORMAT_PRICE },
       formats: 0,
       llm: 'each model format (json with a schema, summary) adds extras.llm_format, whatever its tokens (recorded with the run as llm_usage); a json format with a css schema costs nothing more; refunded when the model fails',
+    },
+    documents: {
+      per_document: DOCUMENT_PRICE,
+      per_page: 0,
+      rule: `a PDF or DOCX target costs its scrape's price (mode and extras above) plus ${DOCUMENT_PRICE}, whatever its page count; at most document.max_pages pages are read (default ${DEFAULT_DOCUMENT_MAX_PAGES}, at most ${MAX_DOCUMENT_PAGES}); an unreadable document is refunded`,
     },
     flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),
     jobs: {

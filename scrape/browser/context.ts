@@ -18,8 +18,6 @@ import { labelDocumentCharsets } from './document-charset';
 import type { DocumentCharsets } from './document-charset';
 import type { EngineRequest } from '../request';
 
-const UNLABELLED: DocumentCharsets = { serverHeaders: () => undefined };
-
 
 export interface TargetGuardOptions {
   allowPrivateTargets: boolean;
@@ -199,7 +197,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     });
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    const charsets = settings.labelCharsets === false ? UNLABELLED : await labelDocumentCharsets(cdp);
+    const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {
       context,
       page,

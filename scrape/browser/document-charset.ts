@@ -20,9 +20,13 @@
  * gives them back for page.ts and `capture_network` (the fulfilled ones carry the added charset),
  * all but Set-Cookie, which Chromium's network service never shows the Fetch domain (the cookie
  * itself is stored: the network stack did that before the pause).
+ *
+ * The same pause takes PDF and DOCX documents (scrape/documents) from the network: see
+ * `takeDocument` and `CapturedDocument`.
  */
 import type { CDPSession } from 'playwright-core';
 import { contentTypeCharset, sniffCharset } from '../charset';
+import { type DocumentKind, documentKind, isDocumentType } from '../documents';
 
 interface HeaderEntry {
   name: string;
@@ -51,24 +55,50 @@ const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-en
 export interface DocumentCharsets {
   /** The headers the server sent for a document whose Content-Type was given a charset, by URL. */
   serverHeaders(url: string): Record<string, string> | undefined;
+  /** A PDF or DOCX answered at this URL (held from Chromium, which would only download it), by URL. */
+  capturedDocument?(url: string): CapturedDocument | undefined;
 }
 
-/** Starts labelling the page's HTML documents (main frame and iframes); resolves once interception is on. */
-export async function labelDocumentCharsets(cdp: CDPSession): Promise<DocumentCharsets> {
+/**
+ * A document response (PDF, DOCX: scrape/documents) taken from the network: Chromium is handed an
+ * empty HTML page in its place (it would start a download and the navigation would fail), and
+ * page.ts converts these bytes. The request stage's guard and the egress proxy applied to it as
+ * to any document: the bytes are the ones Chromium's own network stack received.
+ */
+export type CapturedDocument = { kind: DocumentKind; bytes: Buffer } | { kind: 'too_large'; limit: number };
+
+/** The largest document taken from the network (the http engine's response cap). */
+export const MAX_CAPTURED_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+/** Types a server sends a file with when it names none of its own: their bytes are looked at. */
+const UNNAMED_FILE_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/force-download', 'application/x-download', 'application/download', 'text/plain']);
+
+const EMPTY_PAGE = Buffer.from('<!doctype html><html><head><title></title></head><body></body></html>').toString('base64');
+
+/**
+ * Starts labelling the page's HTML documents (main frame and iframes) and taking its PDF and DOCX
+ * documents from the network; resolves once interception is on. `labelCharsets: false` leaves
+ * HTML documents to Chromium's own decoding (documents are still taken).
+ */
+export async function labelDocumentCharsets(cdp: CDPSession, options: { labelCharsets?: boolean } = {}): Promise<DocumentCharsets> {
   const relabelled = new Map<string, Record<string, string>>();
+  const documents = new Map<string, CapturedDocument>();
+  const label = options.labelCharsets !== false;
   cdp.on('Fetch.requestPaused', (event) => {
-    void relabel(cdp, event, relabelled);
+    void relabel(cdp, event, relabelled, documents, label);
   });
   await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
   // By URL without its fragment, as the paused request names it.
-  return { serverHeaders: (url) => relabelled.get(url.replace(/#.*$/s, '')) };
+  const key = (url: string) => url.replace(/#.*$/s, '');
+  return { serverHeaders: (url) => relabelled.get(key(url)), capturedDocument: (url) => documents.get(key(url)) };
 }
 
-/** Lets one paused response go on, with its charset named when it named none. */
-async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>): Promise<void> {
+/** Lets one paused response go on, with its charset named when it named none, or takes it when it is a document. */
+async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>, documents: Map<string, CapturedDocument>, label: boolean): Promise<void> {
   const { requestId } = event;
   try {
-    const contentType = charsetToName(event);
+    if (await takeDocument(cdp, event, relabelled, documents)) return;
+    const contentType = label ? charsetToName(event) : undefined;
     if (contentType === undefined) {
       // A later answer at a URL relabelled before reports its own headers.
       if (event.responseStatusCode !== undefined && (event.responseStatusCode < 300 || event.responseStatusCode >= 400)) relabelled.delete(event.request.url);
@@ -76,6 +106,13 @@ async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, R
     }
     const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId });
     const bytes = Buffer.from(body, base64Encoded ? 'base64' : 'utf8');
+    // A PDF or DOCX sent as HTML: taken as takeDocument takes the others.
+    const kind = documentKind(undefined, bytes);
+    if (kind && bytes.length <= MAX_CAPTURED_DOCUMENT_BYTES) {
+      documents.set(event.request.url, { kind, bytes });
+      relabelled.set(event.request.url, headerRecord(event.responseHeaders ?? []));
+      return void (await cdp.send('Fetch.fulfillRequest', { requestId, responseCode: event.responseStatusCode!, responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }], body: EMPTY_PAGE }));
+    }
     // An unknown charset label (the only kind left here) is replaced, as the sniffer ignores it.
     const bare = contentType.replace(/;\s*charset\s*=[^;]*/gi, '');
     const headers = event.responseHeaders ?? [];
@@ -93,6 +130,51 @@ async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, R
     // The page or its context closed meanwhile, or the body could not be read: let it go on as is.
     await cdp.send('Fetch.continueRequest', { requestId }).catch(() => undefined);
   }
+}
+
+/**
+ * Takes a PDF or DOCX response (announced as one, or a file sent under a type that names none and
+ * whose bytes are one) and hands Chromium an empty page instead; true when it did.
+ */
+async function takeDocument(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>, documents: Map<string, CapturedDocument>): Promise<boolean> {
+  const status = event.responseStatusCode;
+  if (event.responseErrorReason || status === undefined || status < 200 || status === 204 || (status >= 300 && status < 400)) return false;
+  const header = (name: string) => event.responseHeaders?.find((h) => h.name.toLowerCase() === name)?.value;
+  const contentType = header('content-type')?.trim() ?? '';
+  const announced = isDocumentType(contentType);
+  const attachment = /^\s*attachment/i.test(header('content-disposition') ?? '');
+  if (!announced && !attachment && !UNNAMED_FILE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase())) return false;
+  const headers = event.responseHeaders ?? [];
+  let captured: CapturedDocument;
+  if (Number(header('content-length') ?? 0) > MAX_CAPTURED_DOCUMENT_BYTES) {
+    if (!announced) return false;
+    captured = { kind: 'too_large', limit: MAX_CAPTURED_DOCUMENT_BYTES };
+  } else {
+    const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId: event.requestId });
+    const bytes = Buffer.from(body, base64Encoded ? 'base64' : 'utf8');
+    const kind = documentKind(contentType, bytes);
+    if (!kind) {
+      // Not a document after all: Chromium gets the bytes it would have had.
+      await cdp.send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: status,
+        ...(event.responseStatusText ? { responsePhrase: event.responseStatusText } : {}),
+        responseHeaders: headers.filter((h) => !WIRE_HEADERS.has(h.name.toLowerCase())),
+        body: base64Encoded ? body : bytes.toString('base64'),
+      });
+      return true;
+    }
+    captured = bytes.length > MAX_CAPTURED_DOCUMENT_BYTES ? { kind: 'too_large', limit: MAX_CAPTURED_DOCUMENT_BYTES } : { kind, bytes };
+  }
+  documents.set(event.request.url, captured);
+  relabelled.set(event.request.url, headerRecord(headers));
+  await cdp.send('Fetch.fulfillRequest', {
+    requestId: event.requestId,
+    responseCode: status,
+    responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }],
+    body: EMPTY_PAGE,
+  });
+  return true;
 }
 
 /**

@@ -3,11 +3,13 @@
  * `wait_for`, `capture_network`, then the document or the selectors' results.
  */
 import { errors as pwErrors } from 'playwright-core';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { AppError } from '../../platform/errors';
 import { GUARD_HEADER } from './egress-proxy';
 import { documentOutputs } from '../formats';
 import { classifyBlock } from '../blocks';
+import { documentResponseOutputs } from '../documents';
+import type { CapturedDocument } from './document-charset';
 import type { DocumentOutputThreads } from '../formats/threads';
 import { isScreenshotFormat } from '../engines';
 import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../types';
@@ -86,6 +88,8 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
     }
   }
 
+  const captured = finalResponse ? prepared.charsets.capturedDocument?.(finalResponse.url()) : undefined;
+  if (captured) return documentResult(prepared, req, finalResponse!, captured, network, run);
   const html = navigations > 1 ? await contentWhenStable(page, run) : await documentHtml(prepared, page, run);
   const finalUrl = page.url();
   const result: ScrapeResult = {
@@ -103,6 +107,36 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
   Object.assign(result, run.formatThreads ? await run.formatThreads.outputs(req, html, facts) : documentOutputs(req, html, facts));
   const screenshot = req.formats?.find(isScreenshotFormat);
   if (screenshot) result.screenshot = await takeScreenshot(page, screenshot === 'screenshot@fullPage', run);
+  if (network) result.network = await network.collect();
+  result.elapsed_ms = Math.round(performance.now() - run.started);
+  return result;
+}
+
+/**
+ * A PDF or DOCX target, taken from the network (document-charset.ts): converted by
+ * scrape/documents as the http engine does; no screenshot (Chromium was shown an empty page).
+ */
+async function documentResult(
+  prepared: PreparedContext,
+  req: EngineRequest,
+  response: Response,
+  captured: CapturedDocument,
+  network: ReturnType<typeof captureNetwork> | undefined,
+  run: RunContext,
+): Promise<ScrapeResult> {
+  if (captured.kind === 'too_large') {
+    throw new AppError('RESPONSE_TOO_LARGE', `response body exceeds the ${captured.limit / (1024 * 1024)} MiB limit`, { limit: captured.limit });
+  }
+  const result: ScrapeResult = {
+    url: req.url,
+    final_url: response.url(),
+    status: response.status(),
+    mode: 'browser',
+    elapsed_ms: 0,
+    headers: prepared.charsets.serverHeaders(response.url()) ?? (await response.allHeaders()),
+  };
+  const facts = { status: result.status, headers: result.headers, finalUrl: result.final_url };
+  Object.assign(result, await documentResponseOutputs(req, captured.kind, captured.bytes, facts, { remainingMs: run.remaining() }));
   if (network) result.network = await network.collect();
   result.elapsed_ms = Math.round(performance.now() - run.started);
   return result;

@@ -12,7 +12,8 @@
  * too many redirects, bad encoding: retryable). A target 4xx/5xx is a normal result.
  * Cancellation through `signal` rejects with `signal.reason` unchanged.
  *
- * Reading and decompressing a body under its size cap: body.ts.
+ * Reading and decompressing a body under its size cap: body.ts. A PDF or DOCX answer (by its
+ * Content-Type or its bytes) is converted by scrape/documents/ instead of being read as HTML.
  */
 import net from 'node:net';
 import tls from 'node:tls';
@@ -26,6 +27,7 @@ import { openTunnel } from '../proxy-tunnel';
 import { validateSelectors } from '../selectors';
 import { documentOutputs } from '../formats';
 import { classifyBlock } from '../blocks';
+import { documentKind, documentResponseOutputs } from '../documents';
 import type { DocumentOutputThreads } from '../formats/threads';
 import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import { decodeHtml } from '../charset';
@@ -191,7 +193,6 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     const started = performance.now();
     if (req.selectors) validateSelectors(req.selectors);
     const { url, status, headers: responseHeaders, bytes } = await send(req, call, maxBytes);
-    const text = decodeBody(bytes, responseHeaders['content-type']);
     const result: ScrapeResult = {
       url: req.url,
       final_url: url.href,
@@ -201,6 +202,14 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       headers: responseHeaders,
     };
     const facts = { status, headers: responseHeaders, finalUrl: url.href };
+    const document = documentKind(responseHeaders['content-type'], bytes);
+    if (document) {
+      const remainingMs = (call.timeoutMs ?? defaultTimeoutMs) - (performance.now() - started);
+      Object.assign(result, await documentResponseOutputs(req, document, bytes, facts, { remainingMs, ...(call.signal ? { signal: call.signal } : {}) }));
+      result.elapsed_ms = Math.round(performance.now() - started);
+      return result;
+    }
+    const text = decodeBody(bytes, responseHeaders['content-type']);
     const block = classifyBlock({ status, headers: responseHeaders, body: text });
     if (block) result.blocked_by = block.vendor;
     Object.assign(result, options.formatThreads ? await options.formatThreads.outputs(req, text, facts) : documentOutputs(req, text, facts));
