@@ -95,7 +95,7 @@ describe('actions', () => {
     expect(await ledgerOfRun(body.id)).toEqual([['debit', -body.credits.cost]]);
     // Stored with the run: GET /webhook/runs/:id answers the same outputs.
     const stored = await call(stack.baseUrl, 'GET', `/webhook/runs/${body.id}`, key());
-    expect(stored.body.actions).toEqual(body.actions);
+    expect(stored.body.result.actions).toEqual(body.actions);
   });
 
   it('loads more of an infinite list with the "load more" button and by scrolling', async () => {
@@ -159,7 +159,7 @@ describe('actions', () => {
     ]);
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
     const run = await call(stack.baseUrl, 'GET', `/webhook/runs/${body.id}`, key());
-    expect(run.body).toMatchObject({ status: 'failed', error: { code: 'ACTION_FAILED' } });
+    expect(run.body).toMatchObject({ status: 'failed', error: { code: 'ACTION_FAILED', attempts: 1, refunded: true } });
   });
 
   it('fails a run whose script throws with ACTION_FAILED naming the action and the error, refunded', async () => {
