@@ -218,7 +218,7 @@ describe('actions', () => {
     expect(mobileHttp).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST', message: 'mobile is only available in browser mode' } });
     const waits = await scrape({ url, mode: 'browser', options: { timeout_ms: 5000 }, actions: [{ type: 'wait', milliseconds: 3000 }, { type: 'wait', milliseconds: 3000 }] });
     expect(waits.status).toBe(400);
-    expect(waits.body.message).toMatch(/^actions waits add up to 6000 ms, more than one attempt's time budget of 5000 ms/);
+    expect(waits.body.message).toMatch(/^actions waits add up to 6000 ms: they must stay under one attempt's time budget of 5000 ms/);
     const selector = await scrape({ url, mode: 'browser', actions: [{ type: 'click', selector: 'a[' }] });
     expect(selector).toMatchObject({ status: 400, body: { code: 'INVALID_SELECTOR' } });
     expect(selector.body.message).toContain('actions[0] (click) selector');
