@@ -22,6 +22,8 @@ import { CSS_FIELD_TYPES, OUTPUT_FORMATS } from './types';
 import { type CssField, type CssJsonFormat, type FormatEntry, cssJsonFormat } from './types';
 import { jsonSchemaProblem } from './llm/json-schema';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
+import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
+import { attemptTimeoutMs } from './attempt-budget';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
@@ -182,6 +184,10 @@ export const scrapeRequestSchema = z.strictObject({
   session: scrapeSessionSchema.optional(),
   // PDF and DOCX targets (docs/scraping.md "Documents (PDF, DOCX)"): how many pages of a PDF are read.
   document: z.strictObject({ max_pages: z.int({ error: integerError }).min(1).max(MAX_DOCUMENT_PAGES).optional() }).optional(),
+  // Browser actions (docs/scraping.md "Actions"): run in order after the page loaded, before it is read.
+  actions: actionsSchema.optional(),
+  // browser only: a phone's viewport, user agent and touch (docs/scraping.md "Request").
+  mobile: z.boolean().optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -196,7 +202,7 @@ export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 export type ScrapeRequestInput = z.input<typeof scrapeRequestSchema>;
 
 /** The request fields an engine may not support (besides POST), named as in EngineSupport. */
-const ENGINE_FIELDS = ['capture_network', 'fill_form', 'wait_for'] as const satisfies ReadonlyArray<keyof EngineSupport>;
+const ENGINE_FIELDS = ['capture_network', 'fill_form', 'wait_for', 'actions', 'mobile'] as const satisfies ReadonlyArray<keyof EngineSupport>;
 
 /**
  * Rules between fields: what the mode's engine supports, `body` only with POST, header names
@@ -215,7 +221,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
       problems.push({ path: ['method'], message: `POST is not supported in ${mode} mode${engine.postHint ? ` (${engine.postHint})` : ''}` });
     }
     for (const field of ENGINE_FIELDS) {
-      const given = field === 'capture_network' ? raw[field] === true : raw[field] !== undefined;
+      const given = field === 'capture_network' || field === 'mobile' ? raw[field] === true : raw[field] !== undefined;
       if (given && !engine.supports[field]) problems.push({ path: [field], message: `is only available in ${modesSupporting(field).join(' or ')} mode` });
     }
     const screenshot = Array.isArray(raw.formats) ? (raw.formats as unknown[]).find((f): f is string => isScreenshotFormat(f)) : undefined;
@@ -224,6 +230,15 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
     }
   }
   if (Array.isArray(raw.formats) && raw.formats.includes('changeTracking') && !raw.formats.includes('markdown')) problems.push({ path: ['formats'], message: '"changeTracking" compares the markdown: ask for "markdown" too' });
+  if (Array.isArray(raw.actions)) {
+    const waits = totalWaitMs(raw.actions as Array<{ type?: unknown; milliseconds?: unknown }>);
+    const options = (raw.options ?? {}) as { retry_count?: unknown; timeout_ms?: unknown };
+    const budget = attemptTimeoutMs({
+      retry_count: typeof options.retry_count === 'number' ? options.retry_count : 2,
+      timeout_ms: typeof options.timeout_ms === 'number' ? options.timeout_ms : undefined,
+    });
+    if (waits >= budget) problems.push({ path: ['actions'], message: `waits add up to ${waits} ms: they must stay under one attempt's time budget of ${budget} ms (options.timeout_ms, or its default for the retry_count)` });
+  }
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
   if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });
   if (raw.headers !== null && typeof raw.headers === 'object') {
@@ -262,6 +277,7 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
     for (const field of Object.keys(req.fill_form.fields)) assertValidCss(field, 'fill_form field selector');
     if (req.fill_form.submit !== undefined) assertValidCss(req.fill_form.submit, 'fill_form.submit selector');
   }
+  for (const { where, selector } of actionSelectors(req.actions ?? [])) assertValidCss(selector, where);
   return req;
 }
 
@@ -286,7 +302,7 @@ export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies' | 'document'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies' | 'document' | 'actions' | 'mobile'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;

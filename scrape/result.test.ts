@@ -34,6 +34,11 @@ const engineOutputs: ScrapeOutputTypes = {
   summary: 'A page that says hello.',
   llm_usage: { model: 'test-model', prompt_tokens: 120, completion_tokens: 30, calls: 1 },
   changeTracking: { changeStatus: 'same', previousScrapeAt: '2027-01-01T00:00:00.000Z', diff: null },
+  actions: {
+    screenshots: [{ png: new Uint8Array([137, 80, 78, 71, 13]), width: 1366, height: 900 }],
+    scrapes: [{ url: 'http://127.0.0.1/page', html: '<html></html>' }],
+    javascriptReturns: [{ type: 'number', value: 42 }],
+  },
 };
 
 const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'http://127.0.0.1/page', status: 200, mode: 'browser', elapsed_ms: 12, ...engineOutputs };
@@ -41,7 +46,12 @@ const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'h
 /** storedResult's one collaborator: where the screenshot's PNG goes. */
 function depsKeepingScreenshots() {
   const saved: Array<{ runId: string; bytes: number }> = [];
-  const deps = { runs: { saveScreenshot: (runId: string, png: Uint8Array) => Promise.resolve(void saved.push({ runId, bytes: png.byteLength })) } } as unknown as ScrapeActivityDeps;
+  const deps = {
+    runs: {
+      saveScreenshot: (runId: string, png: Uint8Array) => Promise.resolve(void saved.push({ runId, bytes: png.byteLength })),
+      saveActionScreenshots: (runId: string, shots: Array<{ png: Uint8Array }>) => Promise.resolve(void shots.forEach((shot) => saved.push({ runId, bytes: shot.png.byteLength }))),
+    },
+  } as unknown as ScrapeActivityDeps;
   return { deps, saved };
 }
 
@@ -57,9 +67,15 @@ describe('the scrape result, declared once (scrape/result.ts)', () => {
   it('stores every field an engine gives (the screenshot as its reference), and the run answers each one', async () => {
     const { deps, saved } = depsKeepingScreenshots();
     const stored = await storedResult(deps, 'run-1', engineResult);
-    expect(saved).toEqual([{ runId: 'run-1', bytes: 4 }]);
+    expect(saved).toEqual([{ runId: 'run-1', bytes: 4 }, { runId: 'run-1', bytes: 5 }]);
     for (const field of SCRAPE_OUTPUT_FIELDS) expect(stored[field]).toBeDefined();
     expect(stored.screenshot).toEqual({ url: '/webhook/runs/run-1/screenshot', width: 1280, height: 720, bytes: 4 });
+    // The actions' screenshots as references too: never a PNG in the stored result.
+    expect(stored.actions).toEqual({
+      screenshots: [{ url: '/webhook/runs/run-1/actions/screenshots/0', width: 1366, height: 900, bytes: 5 }],
+      scrapes: [{ url: 'http://127.0.0.1/page', html: '<html></html>' }],
+      javascriptReturns: [{ type: 'number', value: 42 }],
+    });
 
     // Through PostgreSQL's JSON, as GET /webhook/runs/:id reads it back.
     const result = JSON.parse(JSON.stringify(stored)) as StoredResult;

@@ -61,6 +61,14 @@ export const scrapeOutputSchema = z.object({
   // The model's token counts, with a schema json or a summary format.
   llm_usage: z.object({ model: z.string(), prompt_tokens: z.int(), completion_tokens: z.int(), calls: z.int() }).optional(),
   changeTracking: z.object({ changeStatus: z.enum(['new', 'same', 'changed', 'removed']), previousScrapeAt: z.string().nullable(), diff: z.string().nullable() }).optional(),
+  // Browser `actions` (docs/scraping.md "Actions"): screenshots as references (served to the run's owner), page snapshots, script returns.
+  actions: z
+    .object({
+      screenshots: z.array(z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() })),
+      scrapes: z.array(z.object({ url: z.string(), html: z.string() })),
+      javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })),
+    })
+    .optional(),
 });
 
 /** The name of each output field. */

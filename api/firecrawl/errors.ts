@@ -88,6 +88,9 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'TARGET_BLOCKED':
       // 500 as for the other target failures (never a status the SDKs re-send); our code, with `blocked_by` in details.
       return { status: 500, code };
+    case 'ACTION_FAILED':
+      // An action that cannot be carried out fails the same way again: not a 502 (the status the SDKs retry).
+      return { status: 500, code: 'SCRAPE_ACTION_ERROR' };
     case 'BROWSER_UNAVAILABLE':
     case 'DEPENDENCY_UNAVAILABLE':
     case 'NOT_READY':

@@ -40,6 +40,15 @@ export const firecrawlDocumentSchema = z
     json: z.unknown().optional().meta({ description: 'The json format: the model\'s answer, valid against the schema' }),
     extract: z.unknown().optional().meta({ description: 'v1\'s extract format: as json' }),
     summary: z.string().optional(),
+    actions: z
+      .object({
+        screenshots: z.array(z.string()).meta({ description: 'One per screenshot action, data:image/png;base64,…' }),
+        scrapes: z.array(z.object({ url: z.string(), html: z.string() })),
+        javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })),
+        pdfs: z.array(z.string()).meta({ description: 'Always empty (no pdf action)' }),
+      })
+      .optional()
+      .meta({ description: 'With `actions`: what they produced' }),
     metadata: firecrawlMetadataSchema,
   })
   .meta({ id: 'FirecrawlDocument' });

@@ -4,7 +4,7 @@
  * a map), so what it says is what the 402 check and the debit use (docs/scraping.md "Price list").
  */
 import { z } from 'zod';
-import { CAPTURE_NETWORK_PRICE, DOCUMENT_PRICE, LLM_FORMAT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { ACTION_SCREENSHOT_PRICE, CAPTURE_NETWORK_PRICE, DOCUMENT_PRICE, LLM_FORMAT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
 import { MAP_PRICE } from '../../crawl/map-request';
 import { DEFAULT_DOCUMENT_MAX_PAGES, MAX_DOCUMENT_PAGES } from '../../scrape/request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
@@ -16,7 +16,9 @@ const priceListSchema = z.object({
     /** Credits per scrape of each mode. */
     modes: z.record(z.string(), z.int()),
     /** Added to the mode's price when the request asks for it. */
-    extras: z.object({ capture_network: z.int(), screenshot: z.int(), llm_format: z.int() }),
+    extras: z.object({ capture_network: z.int(), screenshot: z.int(), action_screenshot: z.int(), llm_format: z.int() }),
+    /** Browser `actions`: each `screenshot` action costs `extras.action_screenshot`; the other actions nothing more. */
+    actions: z.string(),
     /** Formats other than the screenshot and the model formats (extras.llm_format each) cost nothing more. */
     formats: z.int(),
     /** How the model formats (json with a schema, summary) are priced. */
@@ -35,7 +37,8 @@ export function priceList(): z.infer<typeof priceListSchema> {
     unit: 'credit',
     scrape: {
       modes: Object.fromEntries(SCRAPE_MODES.map((mode: ScrapeMode) => [mode, SCRAPE_ENGINES[mode].price])),
-      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE, llm_format: LLM_FORMAT_PRICE },
+      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE, action_screenshot: ACTION_SCREENSHOT_PRICE, llm_format: LLM_FORMAT_PRICE },
+      actions: `each screenshot action adds ${ACTION_SCREENSHOT_PRICE} (as a screenshot format does); every other action costs nothing more`,
       formats: 0,
       llm: 'each model format (json with a schema, summary) adds extras.llm_format, whatever its tokens (recorded with the run as llm_usage); a json format with a css schema costs nothing more; refunded when the model fails',
     },

@@ -35,7 +35,7 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       summary: 'Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)',
       body: parsedBy(scrapeRequestSchema, parseScrapeRequest, SCRAPE_EXAMPLE),
       responses: scrapeResponses,
-      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'TARGET_BLOCKED', 'RESPONSE_TOO_LARGE', 'DOCUMENT_UNREADABLE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'LLM_NOT_CONFIGURED', 'LLM_INVALID_OUTPUT', 'LLM_FAILED', 'SESSION_NOT_FOUND', 'SESSION_TOO_LARGE', 'SESSION_LIMIT_REACHED'],
+      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'TARGET_BLOCKED', 'RESPONSE_TOO_LARGE', 'DOCUMENT_UNREADABLE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'LLM_NOT_CONFIGURED', 'LLM_INVALID_OUTPUT', 'LLM_FAILED', 'SESSION_NOT_FOUND', 'SESSION_TOO_LARGE', 'SESSION_LIMIT_REACHED', 'ACTION_FAILED'],
       idempotent: true,
       handler: async ({ auth, body, req }) => {
         const acceptedAt = Date.now();
@@ -66,6 +66,24 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
         ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id }, select: { userId: true } }), auth.userId, 'run');
         const shot = await deps.db.scrapeScreenshot.findUnique({ where: { runId: params.id }, select: { png: true } });
         if (!shot) throw new AppError('NOT_FOUND', 'This run has no screenshot');
+        return reply(200, shot.png, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/webhook/runs/:id/actions/screenshots/:index',
+      params: ['id', 'index'],
+      credential: 'apiKey',
+      tag: 'scraping',
+      summary: "The PNG of a browser run's `screenshot` action (`actions`; numbered from 0 in the order taken); the run's owner only",
+      responses: { 200: z.string().meta({ format: 'binary' }) },
+      responseContentType: 'image/png',
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => {
+        ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id }, select: { userId: true } }), auth.userId, 'run');
+        const index = /^\d{1,3}$/.test(params.index) ? Number(params.index) : -1;
+        const shot = index < 0 ? null : await deps.db.scrapeActionScreenshot.findUnique({ where: { runId_idx: { runId: params.id, idx: index } }, select: { png: true } });
+        if (!shot) throw new AppError('NOT_FOUND', `This run has no action screenshot ${params.index}`);
         return reply(200, shot.png, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
       },
     }),
