@@ -139,7 +139,7 @@ async function startAttempt(
  * payload): where it ended and every output field scrape/result.ts declares, as the engine gave
  * them; the screenshot's PNG in scrape_screenshot and its reference in the result.
  */
-export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult, formats?: readonly string[]): Promise<StoredResult> {
+export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult, formats?: readonly unknown[]): Promise<StoredResult> {
   const { final_url, status, headers, screenshot, actions } = result;
   const stored: StoredResult = { final_url, status, headers };
   for (const field of SCRAPE_OUTPUT_FIELDS) if (field !== 'screenshot' && field !== 'actions') Object.assign(stored, { [field]: result[field] });

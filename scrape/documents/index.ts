@@ -7,7 +7,7 @@
  * Selectors match nothing in a document (each answers an empty `results`).
  */
 import type { DocumentOutputs, ResponseFacts } from '../formats';
-import type { PageMetadata } from '../types';
+import { type PageMetadata, plainFormats } from '../types';
 import { DEFAULT_DOCUMENT_MAX_PAGES, type EngineRequest } from '../request';
 import { convertDocument } from './threads';
 import type { DocumentConversion, DocumentKind } from './types';
@@ -50,7 +50,7 @@ export function pickOutputs(req: EngineRequest, converted: DocumentConversion, r
       return { selector: spec.selector, ...(spec.name !== undefined ? { name: spec.name } : {}), results: [] };
     });
   }
-  const wanted = new Set<string>(req.formats ?? ['markdown', 'text', 'metadata']);
+  const wanted = new Set<string>(req.formats ? plainFormats(req.formats) : ['markdown', 'text', 'metadata']);
   if (wanted.has('markdown')) out.markdown = converted.markdown;
   if (wanted.has('text')) out.text = converted.text;
   if (wanted.has('metadata')) out.metadata = documentMetadata(converted, response);
