@@ -401,6 +401,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/runs/{id}/actions/screenshots/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PNG of a browser run's `screenshot` action (`actions`; numbered from 0 in the order taken); the run's owner only */
+        get: operations["getWebhookRunsIdActionsScreenshotsIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/runs/{id}": {
         parameters: {
             query?: never;
@@ -522,7 +539,7 @@ export interface paths {
         /** The account's flows */
         get: operations["getFlows"];
         put?: never;
-        /** Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole */
+        /** Create a flow (a DAG of scrape, foreach, delay, webhook and input nodes), validated as a whole */
         post: operations["postFlows"];
         delete?: never;
         options?: never;
@@ -596,6 +613,40 @@ export interface paths {
         put?: never;
         /** Cancel a run: 200 once it recorded its cancellation, 202 while it is still stopping */
         post: operations["postFlowsIdRunsRunIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{id}/runs/{runId}/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer an input node that is waiting: its value becomes {{ nodes.<node>.value }} and the run goes on (409 when the node is not waiting) */
+        post: operations["postFlowsIdRunsRunIdInput"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/runs/waiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's runs waiting at an input node (oldest first, at most 100), with each waiting node's prompt */
+        get: operations["getFlowsRunsWaiting"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1066,6 +1117,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's stored sessions (metadata only: no cookie names or values) */
+        get: operations["getSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stored session (metadata only) */
+        get: operations["getSessionsName"];
+        /**
+         * Import a Playwright storage state (`context.storageState()`) as the session of that name, replacing its state
+         * @description The body is the JSON Playwright writes (`cookies`, `origins` with `localStorage`; other keys are ignored). 201 when the session is new, 200 when replaced. Stored encrypted; the answer is its metadata only. Limits: SESSION_MAX_BYTES (413 `SESSION_TOO_LARGE`), SESSIONS_PER_ACCOUNT (409 `SESSION_LIMIT_REACHED`). docs/scraping.md "Sessions".
+         */
+        put: operations["putSessionsName"];
+        post?: never;
+        /** Delete a stored session */
+        delete: operations["deleteSessionsName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's monitors, newest first, each with its last check */
+        get: operations["getMonitors"];
+        put?: never;
+        /**
+         * Create a monitor: a scrape request checked on a schedule, each check compared with the previous one
+         * @description Each check is a scrape, debited as that scrape and refunded when it fails. `monitor.changed`, `monitor.removed` and `monitor.failed` go to the account's webhook endpoints (docs/monitors.md).
+         */
+        post: operations["postMonitors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One monitor, with its last check */
+        get: operations["getMonitorsId"];
+        put?: never;
+        post?: never;
+        /** Delete a monitor, its schedule and its checks (a check under way finds it gone and reports nothing) */
+        delete: operations["deleteMonitorsId"];
+        options?: never;
+        head?: never;
+        /** Change any of name, request, schedule, compare, ignore (the next check uses them) */
+        patch: operations["patchMonitorsId"];
+        trace?: never;
+    };
+    "/monitors/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause the schedule (no tick starts a check until resumed; "check now" still does) */
+        post: operations["postMonitorsIdPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the schedule */
+        post: operations["postMonitorsIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check now: triggers the schedule's action (202); the check appears in GET /monitors/:id/checks */
+        post: operations["postMonitorsIdCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor's checks, newest first: status and diff */
+        get: operations["getMonitorsIdChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/checks/{checkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One check, with the snapshot it compared */
+        get: operations["getMonitorsIdChecksCheckId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/checks/{checkId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A check's diff alone (the link a webhook gives when the diff is too large for its body) */
+        get: operations["getMonitorsIdChecksCheckIdDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/scrape": {
         parameters: {
             query?: never;
@@ -1377,7 +1609,7 @@ export interface components {
             message: string | string[];
             error: string;
             /** @enum {string} */
-            code: "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "MALFORMED_JSON" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "PROXY_FAILED" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
+            code: "ACTION_FAILED" | "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "DOCUMENT_UNREADABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "LLM_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_NOT_CONFIGURED" | "MALFORMED_JSON" | "MONITOR_LIMIT_REACHED" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "PROXY_FAILED" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "SESSION_LIMIT_REACHED" | "SESSION_NOT_FOUND" | "SESSION_TOO_LARGE" | "TARGET_BLOCKED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
         } & {
             [key: string]: unknown;
         };
@@ -1416,6 +1648,8 @@ export interface components {
             error: {
                 code: string | null;
                 message: string | null;
+                /** @description TARGET_BLOCKED: the vendor whose block page every attempt got (docs/scraping.md "Block pages") */
+                blockedBy: string | null;
             } | null;
             /** Format: date-time */
             createdAt: string;
@@ -1440,6 +1674,8 @@ export interface components {
             error: {
                 code: string | null;
                 message: string | null;
+                /** @description TARGET_BLOCKED: the vendor whose block page every attempt got (docs/scraping.md "Block pages") */
+                blockedBy: string | null;
             } | null;
             /** Format: date-time */
             createdAt: string;
@@ -1455,6 +1691,55 @@ export interface components {
                 /** @description The run's workflow in the Temporal UI (TEMPORAL_UI_URL) */
                 temporalUi: string;
             };
+        };
+        __schema0: {
+            name: string;
+            selector?: string;
+            /** @enum {string} */
+            type: "text" | "attribute" | "html" | "number" | "nested" | "list";
+            attribute?: string;
+            fields?: components["schemas"]["__schema0"][];
+        };
+        ScrapeAction: {
+            /** @constant */
+            type: "wait";
+            milliseconds?: number;
+            selector?: string;
+        } | {
+            /** @constant */
+            type: "click";
+            selector: string;
+            /** @default false */
+            all: boolean;
+        } | {
+            /** @constant */
+            type: "write";
+            text: string;
+        } | {
+            /** @constant */
+            type: "press";
+            key: string;
+        } | {
+            /** @constant */
+            type: "scroll";
+            /**
+             * @default down
+             * @enum {string}
+             */
+            direction: "up" | "down";
+            selector?: string;
+        } | {
+            /** @constant */
+            type: "screenshot";
+            /** @default false */
+            fullPage: boolean;
+        } | {
+            /** @constant */
+            type: "scrape";
+        } | {
+            /** @constant */
+            type: "executeJavascript";
+            script: string;
         };
         ScrapeResult: {
             id: string;
@@ -1485,6 +1770,14 @@ export interface components {
                 status: number;
                 content_type: string | null;
                 final_url: string;
+                /** @enum {string} */
+                document_type?: "pdf" | "docx";
+                author?: string | null;
+                creation_date?: string | null;
+                modification_date?: string | null;
+                producer?: string | null;
+                page_count?: number | null;
+                pages_read?: number | null;
             } & {
                 [key: string]: unknown;
             };
@@ -1498,6 +1791,36 @@ export interface components {
                 [key: string]: unknown;
             };
             network?: unknown[];
+            json?: unknown;
+            summary?: string;
+            llm_usage?: {
+                model: string;
+                prompt_tokens: number;
+                completion_tokens: number;
+                calls: number;
+            };
+            changeTracking?: {
+                /** @enum {string} */
+                changeStatus: "new" | "same" | "changed" | "removed";
+                previousScrapeAt: string | null;
+                diff: string | null;
+            };
+            actions?: {
+                screenshots: {
+                    url: string;
+                    width: number;
+                    height: number;
+                    bytes: number;
+                }[];
+                scrapes: {
+                    url: string;
+                    html: string;
+                }[];
+                javascriptReturns: {
+                    type: string;
+                    value: unknown;
+                }[];
+            };
             credits: {
                 cost: number;
                 remaining: number;
@@ -1588,7 +1911,7 @@ export interface components {
             nodes: {
                 id: string;
                 /** @enum {string} */
-                type: "scrape" | "foreach" | "delay" | "webhook";
+                type: "scrape" | "foreach" | "delay" | "webhook" | "input";
                 config: {
                     [key: string]: unknown;
                 };
@@ -1621,7 +1944,7 @@ export interface components {
             nodes?: {
                 id: string;
                 /** @enum {string} */
-                type: "scrape" | "foreach" | "delay" | "webhook";
+                type: "scrape" | "foreach" | "delay" | "webhook" | "input";
                 config: {
                     [key: string]: unknown;
                 };
@@ -1633,7 +1956,7 @@ export interface components {
             flowId: string;
             flowVersion: number;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "waiting_input" | "succeeded" | "failed" | "cancelled";
             error: unknown;
             workflowId: string;
             /** Format: date-time */
@@ -1662,7 +1985,7 @@ export interface components {
             flowId: string;
             flowVersion: number;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "waiting_input" | "succeeded" | "failed" | "cancelled";
             error: unknown;
             workflowId: string;
             /** Format: date-time */
@@ -1673,6 +1996,42 @@ export interface components {
                 self: string;
                 cancel: string;
             };
+        };
+        FlowInputAccepted: {
+            id: string;
+            node: string;
+            /** @constant */
+            accepted: true;
+            links: {
+                self: string;
+                cancel: string;
+            };
+        };
+        WaitingFlowRun: {
+            id: string;
+            flowId: string;
+            flowVersion: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "waiting_input" | "succeeded" | "failed" | "cancelled";
+            error: unknown;
+            workflowId: string;
+            /** Format: date-time */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            links: {
+                self: string;
+                cancel: string;
+            };
+            flowName: string;
+            waiting: ({
+                node: string;
+                prompt: string;
+                expires_at: string;
+                answer: string;
+            } & {
+                [key: string]: unknown;
+            })[];
         };
         Notification: {
             id: string;
@@ -1711,7 +2070,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description Event types it receives; empty = every type. */
-            events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+            events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1831,14 +2190,133 @@ export interface components {
             pages: components["schemas"]["CrawlPage"][];
             next: string | null;
         };
+        Session: {
+            name: string;
+            /** @description The domains of its cookies and the hosts of its local storage. */
+            domains: string[];
+            /** @description Its storage state as JSON, in bytes (bounded by SESSION_MAX_BYTES). */
+            size_bytes: number;
+            cookie_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When a scrape last started from it. */
+            last_used_at: string | null;
+            /** @description The latest expiry among its cookies; null when they are session cookies. */
+            expires_at: string | null;
+        };
+        Monitor: {
+            id: string;
+            name: string;
+            request: {
+                [key: string]: unknown;
+            };
+            schedule: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            compare: "markdown" | "data" | "json";
+            ignore: {
+                selectors: string[];
+                patterns: string[];
+            };
+            paused: boolean;
+            scheduleId: string;
+            failuresInARow: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lastCheck: components["schemas"]["MonitorCheck"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MonitorCheck: {
+            id: string;
+            monitorId: string;
+            /** @enum {string} */
+            status: "running" | "new" | "same" | "changed" | "removed" | "failed";
+            httpStatus: number | null;
+            scrapeRunId: string;
+            /** Format: date-time */
+            scheduledAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            diff: {
+                [key: string]: unknown;
+            } | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MonitorCheckWithSnapshot: {
+            id: string;
+            monitorId: string;
+            /** @enum {string} */
+            status: "running" | "new" | "same" | "changed" | "removed" | "failed";
+            httpStatus: number | null;
+            scrapeRunId: string;
+            /** Format: date-time */
+            scheduledAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            diff: {
+                [key: string]: unknown;
+            } | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            snapshot: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        MonitorCheckDiff: {
+            checkId: string;
+            monitorId: string;
+            status: string;
+            diff: {
+                [key: string]: unknown;
+            } | null;
+        };
         FirecrawlV2ScrapeRequest: {
-            /** @description markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}; json, summary, changeTracking → 400 */
+            /** @description markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary, changeTracking (with markdown) or {type: "changeTracking", modes: ["git-diff"]} */
             formats?: (string | ({
                 type: string;
                 fullPage?: boolean;
+                schema?: {
+                    [key: string]: unknown;
+                };
+                prompt?: string;
             } & {
                 [key: string]: unknown;
             }))[];
+            /** @description v1: the `json` format's schema and prompt (systemPrompt is put before the prompt) */
+            jsonOptions?: {
+                schema?: {
+                    [key: string]: unknown;
+                };
+                prompt?: string;
+                systemPrompt?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description v1: the `extract` format's schema and prompt */
+            extractOptions?: {
+                schema?: {
+                    [key: string]: unknown;
+                };
+                prompt?: string;
+                systemPrompt?: string;
+            } & {
+                [key: string]: unknown;
+            };
             /** @description Default true: the page's main content */
             onlyMainContent?: boolean;
             includeTags?: string[];
@@ -1846,13 +2324,13 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
-            /** @description ms; > 0 renders the page in a browser (the figure itself is not waited: see docs/firecrawl.md) */
+            /** @description ms to wait once the page loaded (a leading wait action); > 0 renders the page in a browser */
             waitFor?: number;
             /** @description ms: the answer comes within it (408 after; the run is cancelled and refunded) */
             timeout?: number;
-            /** @description true renders the page in a browser (no device emulation) */
+            /** @description true renders the page in a browser as a phone (viewport, user agent, touch) */
             mobile?: boolean;
-            /** @description Refused with 400 when not empty */
+            /** @description Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser */
             actions?: unknown[];
             /** @description Ignored */
             location?: {
@@ -1871,7 +2349,15 @@ export interface components {
             storeInCache?: boolean;
             maxAge?: number;
             minAge?: number;
-            parsers?: unknown[];
+            /** @description PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500) */
+            parsers?: (string | ({
+                type: string;
+                maxPages?: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            /** @description v1: PDF targets are always converted (false is not honoured: no base64 answer) */
+            parsePDF?: boolean;
             zeroDataRetention?: boolean;
             integration?: string | null;
             origin?: string;
@@ -1880,6 +2366,12 @@ export interface components {
              * @enum {string}
              */
             mode?: "http" | "browser";
+            /** @description Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions") */
+            session?: {
+                name: string;
+                /** @default false */
+                save: boolean;
+            };
             url: string;
         } & {
             [key: string]: unknown;
@@ -1896,6 +2388,26 @@ export interface components {
             links?: string[];
             /** @description data:image/png;base64,… */
             screenshot?: string;
+            /** @description The json format: the model's answer, valid against the schema */
+            json?: unknown;
+            /** @description v1's extract format: as json */
+            extract?: unknown;
+            summary?: string;
+            /** @description With `actions`: what they produced */
+            actions?: {
+                /** @description One per screenshot action, data:image/png;base64,… */
+                screenshots: string[];
+                scrapes: {
+                    url: string;
+                    html: string;
+                }[];
+                javascriptReturns: {
+                    type: string;
+                    value: unknown;
+                }[];
+                /** @description Always empty (no pdf action) */
+                pdfs: string[];
+            };
             metadata: components["schemas"]["FirecrawlMetadata"];
         };
         /** @description Plus every og:* and twitter:* meta tag under its own name (and og ones camel-cased: ogTitle) */
@@ -1927,8 +2439,28 @@ export interface components {
             } | unknown[];
         };
         FirecrawlV1ScrapeRequest: {
-            /** @description markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage; json, extract, summary, changeTracking → 400 */
+            /** @description markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage, json (with jsonOptions), extract (with extractOptions), summary, changeTracking (with markdown) */
             formats?: string[];
+            /** @description v1: the `json` format's schema and prompt (systemPrompt is put before the prompt) */
+            jsonOptions?: {
+                schema?: {
+                    [key: string]: unknown;
+                };
+                prompt?: string;
+                systemPrompt?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description v1: the `extract` format's schema and prompt */
+            extractOptions?: {
+                schema?: {
+                    [key: string]: unknown;
+                };
+                prompt?: string;
+                systemPrompt?: string;
+            } & {
+                [key: string]: unknown;
+            };
             /** @description Default true: the page's main content */
             onlyMainContent?: boolean;
             includeTags?: string[];
@@ -1936,13 +2468,13 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
-            /** @description ms; > 0 renders the page in a browser (the figure itself is not waited: see docs/firecrawl.md) */
+            /** @description ms to wait once the page loaded (a leading wait action); > 0 renders the page in a browser */
             waitFor?: number;
             /** @description ms: the answer comes within it (408 after; the run is cancelled and refunded) */
             timeout?: number;
-            /** @description true renders the page in a browser (no device emulation) */
+            /** @description true renders the page in a browser as a phone (viewport, user agent, touch) */
             mobile?: boolean;
-            /** @description Refused with 400 when not empty */
+            /** @description Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser */
             actions?: unknown[];
             /** @description Ignored */
             location?: {
@@ -1961,7 +2493,15 @@ export interface components {
             storeInCache?: boolean;
             maxAge?: number;
             minAge?: number;
-            parsers?: unknown[];
+            /** @description PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500) */
+            parsers?: (string | ({
+                type: string;
+                maxPages?: number;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            /** @description v1: PDF targets are always converted (false is not honoured: no base64 answer) */
+            parsePDF?: boolean;
             zeroDataRetention?: boolean;
             integration?: string | null;
             origin?: string;
@@ -1970,6 +2510,12 @@ export interface components {
              * @enum {string}
              */
             mode?: "http" | "browser";
+            /** @description Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions") */
+            session?: {
+                name: string;
+                /** @default false */
+                save: boolean;
+            };
             url: string;
         } & {
             [key: string]: unknown;
@@ -2111,7 +2657,7 @@ export interface operations {
                         message: string | string[];
                         error: string;
                         /** @enum {string} */
-                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "RESPONSE_TOO_LARGE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "TIMEOUT";
+                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "LLM_NOT_CONFIGURED" | "NOT_FOUND" | "SESSION_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "MONITOR_LIMIT_REACHED" | "CANCELLED" | "SESSION_LIMIT_REACHED" | "SESSION_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "ACTION_FAILED" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "TARGET_BLOCKED" | "RESPONSE_TOO_LARGE" | "DOCUMENT_UNREADABLE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "INPUT_TIMEOUT" | "TIMEOUT";
                         /** @enum {string} */
                         status: "starting" | "degraded";
                         checks: {
@@ -2303,8 +2849,17 @@ export interface operations {
                             extras: {
                                 capture_network: number;
                                 screenshot: number;
+                                action_screenshot: number;
+                                llm_format: number;
                             };
+                            actions: string;
                             formats: number;
+                            llm: string;
+                        };
+                        documents: {
+                            per_document: number;
+                            per_page: number;
+                            rule: string;
                         };
                         flow_nodes: {
                             [key: string]: string;
@@ -3453,20 +4008,58 @@ export interface operations {
                     };
                     /** @default false */
                     async?: boolean;
-                    formats?: ("rawHtml" | "html" | "markdown" | "text" | "links" | "metadata" | "screenshot" | "screenshot@fullPage")[];
+                    formats?: (("rawHtml" | "html" | "markdown" | "text" | "links" | "metadata" | "screenshot" | "screenshot@fullPage" | "changeTracking" | "summary") | ({
+                        /** @constant */
+                        type: "json";
+                        css?: {
+                            baseSelector?: string;
+                            fields: components["schemas"]["__schema0"][];
+                        };
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                    } | {
+                        /** @constant */
+                        type: "summary";
+                        prompt?: string;
+                    }))[];
                     only_main_content?: boolean;
                     include_heading?: boolean;
                     include_tags?: string[];
                     exclude_tags?: string[];
                     webhook?: {
                         url: string;
-                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
                         metadata?: {
                             [key: string]: unknown;
                         };
                     };
                     /** @enum {string} */
                     proxy?: "none" | "default";
+                    block_detection?: boolean;
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        /** Format: starts_with */
+                        path?: string;
+                        expires?: number;
+                        httpOnly?: boolean;
+                        secure?: boolean;
+                        /** @enum {string} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                    }[];
+                    session?: {
+                        name: string;
+                        /** @default false */
+                        save?: boolean;
+                    };
+                    document?: {
+                        max_pages?: number;
+                    };
+                    actions?: components["schemas"]["ScrapeAction"][];
+                    mobile?: boolean;
                 };
             };
         };
@@ -3493,6 +4086,7 @@ export interface operations {
              * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
              *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
              *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
              *     - `MALFORMED_JSON`: The request body is not valid JSON.
              */
             400: {
@@ -3533,7 +4127,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            /** @description - `SESSION_NOT_FOUND`: The account has no session of that name (a /sessions route, or a scrape naming one without `save: true`); nothing is charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `SESSION_LIMIT_REACHED`: The account keeps SESSIONS_PER_ACCOUNT sessions already: delete one (DELETE /sessions/:name) before adding another. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `SESSION_TOO_LARGE`: A session's storage state (imported, or saved by a scrape) is larger than SESSION_MAX_BYTES.
+             *     - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB.
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3542,7 +4157,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body). */
+            /**
+             * @description - `ACTION_FAILED`: A browser action could not be carried out on the page (a selector that never matched, a script that threw or returned too much); the message names the action's index and type. Not retried, refunded.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used within 24 h for a different request (another path or body).
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3573,7 +4191,11 @@ export interface operations {
              * @description - `SCRAPE_FAILED`: The target could not be fetched or rendered (network error, navigation error, crash).
              *     - `PROXY_FAILED`: An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.
              *     - `TARGET_ERROR`: The target answered 5xx or 429 on every attempt.
+             *     - `TARGET_BLOCKED`: The target answered a block page (a bot challenge, a WAF denial, a captcha-only page or a 429) on every attempt; `blocked_by` names the vendor (docs/scraping.md "Block pages"). Refunded; `block_detection: false` takes the page as it is.
              *     - `RESPONSE_TOO_LARGE`: The target's response, decompressed, exceeded the engine's size cap.
+             *     - `DOCUMENT_UNREADABLE`: The target is a PDF or DOCX that cannot be read: corrupt, encrypted with a password, or past the reading bounds (time, memory; docs/scraping.md "Documents (PDF, DOCX)").
+             *     - `LLM_INVALID_OUTPUT`: A json schema or summary format: the model's answer was not valid (not JSON, not valid against the schema, or empty) twice. The page is not scraped again; the run is refunded.
+             *     - `LLM_FAILED`: A json schema or summary format: the model endpoint (LLM_BASE_URL) could not be reached or refused the call (tried twice when the failure was its own: unreachable, timeout, 5xx, 429). The page is not scraped again; the run is refunded.
              */
             502: {
                 headers: {
@@ -3613,6 +4235,83 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookRunsIdActionsScreenshotsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                index: string;
             };
             cookie?: never;
         };
@@ -3980,6 +4679,7 @@ export interface operations {
              * @description - `SCRAPE_FAILED`: The target could not be fetched or rendered (network error, navigation error, crash).
              *     - `PROXY_FAILED`: An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.
              *     - `TARGET_ERROR`: The target answered 5xx or 429 on every attempt.
+             *     - `TARGET_BLOCKED`: The target answered a block page (a bot challenge, a WAF denial, a captcha-only page or a 429) on every attempt; `blocked_by` names the vendor (docs/scraping.md "Block pages"). Refunded; `block_detection: false` takes the page as it is.
              *     - `RESPONSE_TOO_LARGE`: The target's response, decompressed, exceeded the engine's size cap.
              */
             502: {
@@ -4599,7 +5299,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            /**
+             * @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item.
+             *     - `ACTION_FAILED`: A browser action could not be carried out on the page (a selector that never matched, a script that threw or returned too much); the message names the action's index and type. Not retried, refunded.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4629,6 +5332,7 @@ export interface operations {
             /**
              * @description - `SCRAPE_FAILED`: The target could not be fetched or rendered (network error, navigation error, crash).
              *     - `TARGET_ERROR`: The target answered 5xx or 429 on every attempt.
+             *     - `TARGET_BLOCKED`: The target answered a block page (a bot challenge, a WAF denial, a captcha-only page or a 429) on every attempt; `blocked_by` names the vendor (docs/scraping.md "Block pages"). Refunded; `block_detection: false` takes the page as it is.
              *     - `RESPONSE_TOO_LARGE`: The target's response, decompressed, exceeded the engine's size cap.
              */
             502: {
@@ -5411,7 +6115,7 @@ export interface operations {
                 "application/json": {
                     webhook?: {
                         url: string;
-                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -5696,6 +6400,196 @@ export interface operations {
             };
             /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postFlowsIdRunsRunIdInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "node": "code",
+                 *       "value": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    node: string;
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowInputAccepted"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFlowsRunsWaiting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["WaitingFlowRun"][];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7184,7 +8078,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                    events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
                     description?: string;
                 };
             };
@@ -7201,7 +8095,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description Event types it receives; empty = every type. */
-                        events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        events: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
                         /** Format: date-time */
                         createdAt: string;
                         /** @description HMAC-SHA256 signing secret (`whsec_…`): shown once. */
@@ -7925,7 +8819,7 @@ export interface operations {
                     };
                     webhook?: {
                         url: string;
-                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -7944,7 +8838,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             * @description - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
              *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
              *     - `MALFORMED_JSON`: The request body is not valid JSON.
              */
@@ -8081,7 +8976,7 @@ export interface operations {
                     };
                     webhook?: {
                         url: string;
-                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                        events?: ("scrape.completed" | "scrape.failed" | "flow.run.completed" | "flow.run.failed" | "flow.input_required" | "crawl.page" | "crawl.completed" | "crawl.failed" | "monitor.changed" | "monitor.removed" | "monitor.failed")[];
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -8100,7 +8995,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             * @description - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
              *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
              *     - `MALFORMED_JSON`: The request body is not valid JSON.
              */
@@ -8525,6 +9421,1449 @@ export interface operations {
             };
             /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: components["schemas"]["Session"][];
+                    };
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSessionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `SESSION_NOT_FOUND`: The account has no session of that name (a /sessions route, or a scrape naming one without `save: true`); nothing is charged.
+             *     - `NOT_FOUND`: No resource with that id (or the route does not exist).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putSessionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cookies": [
+                 *         {
+                 *           "name": "sid",
+                 *           "value": "abc123",
+                 *           "domain": "example.com",
+                 *           "path": "/",
+                 *           "expires": -1,
+                 *           "httpOnly": true,
+                 *           "secure": true,
+                 *           "sameSite": "Lax"
+                 *         }
+                 *       ],
+                 *       "origins": [
+                 *         {
+                 *           "origin": "https://example.com",
+                 *           "localStorage": [
+                 *             {
+                 *               "name": "theme",
+                 *               "value": "dark"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @default [] */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain: string;
+                        /**
+                         * Format: starts_with
+                         * @default /
+                         */
+                        path?: string;
+                        /** @default -1 */
+                        expires?: number;
+                        /** @default false */
+                        httpOnly?: boolean;
+                        /** @default false */
+                        secure?: boolean;
+                        /**
+                         * @default Lax
+                         * @enum {string}
+                         */
+                        sameSite?: "Strict" | "Lax" | "None";
+                    }[];
+                    /** @default [] */
+                    origins?: {
+                        /** Format: uri */
+                        origin: string;
+                        /** @default [] */
+                        localStorage?: {
+                            name: string;
+                            value: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `SESSION_LIMIT_REACHED`: The account keeps SESSIONS_PER_ACCOUNT sessions already: delete one (DELETE /sessions/:name) before adding another. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `SESSION_TOO_LARGE`: A session's storage state (imported, or saved by a scrape) is larger than SESSION_MAX_BYTES.
+             *     - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSessionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `SESSION_NOT_FOUND`: The account has no session of that name (a /sessions route, or a scrape naming one without `save: true`); nothing is charged.
+             *     - `NOT_FOUND`: No resource with that id (or the route does not exist).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMonitors: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200 (default 50) */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        monitors: components["schemas"]["Monitor"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "pricing page",
+                 *       "request": {
+                 *         "url": "https://example.com/pricing"
+                 *       },
+                 *       "schedule": {
+                 *         "every": "6h"
+                 *       },
+                 *       "compare": "markdown",
+                 *       "ignore": {
+                 *         "selectors": [
+                 *           ".ad"
+                 *         ],
+                 *         "patterns": [
+                 *           "Updated \\d+ minutes ago"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    request: {
+                        [key: string]: unknown;
+                    };
+                    schedule: {
+                        every: string;
+                    } | {
+                        cron: string;
+                        /** @default UTC */
+                        timezone?: string;
+                    };
+                    /**
+                     * @default markdown
+                     * @enum {string}
+                     */
+                    compare?: "markdown" | "data" | "json";
+                    /**
+                     * @default {
+                     *       "selectors": [],
+                     *       "patterns": []
+                     *     }
+                     */
+                    ignore?: {
+                        /** @default [] */
+                        selectors?: string[];
+                        /** @default [] */
+                        patterns?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `BLACKLISTED`: The target host is blacklisted.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `MONITOR_LIMIT_REACHED`: The account already has MONITOR_MAX_PER_ACCOUNT monitors (docs/monitors.md): delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMonitorsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMonitorsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchMonitorsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    request?: {
+                        [key: string]: unknown;
+                    };
+                    schedule?: {
+                        every: string;
+                    } | {
+                        cron: string;
+                        /** @default UTC */
+                        timezone?: string;
+                    };
+                    /** @enum {string} */
+                    compare?: "markdown" | "data" | "json";
+                    ignore?: {
+                        /** @default [] */
+                        selectors?: string[];
+                        /** @default [] */
+                        patterns?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `BLACKLISTED`: The target host is blacklisted.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postMonitorsIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postMonitorsIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postMonitorsIdCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMonitorsIdChecks: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200 (default 50) */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: components["schemas"]["MonitorCheck"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMonitorsIdChecksCheckId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                checkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorCheckWithSnapshot"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMonitorsIdChecksCheckIdDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                checkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorCheckDiff"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,11 @@ from .delete_v2_crawl_id_response_200 import DeleteV2CrawlIdResponse200
 from .error_body import ErrorBody
 from .error_body_code import ErrorBodyCode
 from .firecrawl_document import FirecrawlDocument
+from .firecrawl_document_actions import FirecrawlDocumentActions
+from .firecrawl_document_actions_javascript_returns_item import (
+    FirecrawlDocumentActionsJavascriptReturnsItem,
+)
+from .firecrawl_document_actions_scrapes_item import FirecrawlDocumentActionsScrapesItem
 from .firecrawl_error import FirecrawlError
 from .firecrawl_error_details_type_0 import FirecrawlErrorDetailsType0
 from .firecrawl_map_request import FirecrawlMapRequest
@@ -39,25 +44,62 @@ from .firecrawl_metadata_cache_state import FirecrawlMetadataCacheState
 from .firecrawl_metadata_proxy_used import FirecrawlMetadataProxyUsed
 from .firecrawl_v1_map_response import FirecrawlV1MapResponse
 from .firecrawl_v1_scrape_request import FirecrawlV1ScrapeRequest
+from .firecrawl_v1_scrape_request_extract_options import (
+    FirecrawlV1ScrapeRequestExtractOptions,
+)
+from .firecrawl_v1_scrape_request_extract_options_schema import (
+    FirecrawlV1ScrapeRequestExtractOptionsSchema,
+)
 from .firecrawl_v1_scrape_request_headers import FirecrawlV1ScrapeRequestHeaders
+from .firecrawl_v1_scrape_request_json_options import (
+    FirecrawlV1ScrapeRequestJsonOptions,
+)
+from .firecrawl_v1_scrape_request_json_options_schema import (
+    FirecrawlV1ScrapeRequestJsonOptionsSchema,
+)
 from .firecrawl_v1_scrape_request_location import FirecrawlV1ScrapeRequestLocation
 from .firecrawl_v1_scrape_request_mode import FirecrawlV1ScrapeRequestMode
+from .firecrawl_v1_scrape_request_parsers_item_type_1 import (
+    FirecrawlV1ScrapeRequestParsersItemType1,
+)
+from .firecrawl_v1_scrape_request_session import FirecrawlV1ScrapeRequestSession
 from .firecrawl_v1_scrape_response import FirecrawlV1ScrapeResponse
 from .firecrawl_v2_map_response import FirecrawlV2MapResponse
 from .firecrawl_v2_map_response_links_item import FirecrawlV2MapResponseLinksItem
 from .firecrawl_v2_scrape_request import FirecrawlV2ScrapeRequest
+from .firecrawl_v2_scrape_request_extract_options import (
+    FirecrawlV2ScrapeRequestExtractOptions,
+)
+from .firecrawl_v2_scrape_request_extract_options_schema import (
+    FirecrawlV2ScrapeRequestExtractOptionsSchema,
+)
 from .firecrawl_v2_scrape_request_formats_item_type_1 import (
     FirecrawlV2ScrapeRequestFormatsItemType1,
 )
+from .firecrawl_v2_scrape_request_formats_item_type_1_schema import (
+    FirecrawlV2ScrapeRequestFormatsItemType1Schema,
+)
 from .firecrawl_v2_scrape_request_headers import FirecrawlV2ScrapeRequestHeaders
+from .firecrawl_v2_scrape_request_json_options import (
+    FirecrawlV2ScrapeRequestJsonOptions,
+)
+from .firecrawl_v2_scrape_request_json_options_schema import (
+    FirecrawlV2ScrapeRequestJsonOptionsSchema,
+)
 from .firecrawl_v2_scrape_request_location import FirecrawlV2ScrapeRequestLocation
 from .firecrawl_v2_scrape_request_mode import FirecrawlV2ScrapeRequestMode
+from .firecrawl_v2_scrape_request_parsers_item_type_1 import (
+    FirecrawlV2ScrapeRequestParsersItemType1,
+)
+from .firecrawl_v2_scrape_request_session import FirecrawlV2ScrapeRequestSession
 from .firecrawl_v2_scrape_response import FirecrawlV2ScrapeResponse
 from .flow import Flow
 from .flow_body import FlowBody
 from .flow_body_nodes_item import FlowBodyNodesItem
 from .flow_body_nodes_item_config import FlowBodyNodesItemConfig
 from .flow_body_nodes_item_type import FlowBodyNodesItemType
+from .flow_input_accepted import FlowInputAccepted
+from .flow_input_accepted_links import FlowInputAcceptedLinks
 from .flow_nodes_item import FlowNodesItem
 from .flow_nodes_item_config import FlowNodesItemConfig
 from .flow_patch import FlowPatch
@@ -119,9 +161,13 @@ from .get_crawl_id_pages_status import GetCrawlIdPagesStatus
 from .get_crawl_response_200 import GetCrawlResponse200
 from .get_flows_id_runs_response_200 import GetFlowsIdRunsResponse200
 from .get_flows_response_200 import GetFlowsResponse200
+from .get_flows_runs_waiting_response_200 import GetFlowsRunsWaitingResponse200
 from .get_healthz_response_200 import GetHealthzResponse200
+from .get_monitors_id_checks_response_200 import GetMonitorsIdChecksResponse200
+from .get_monitors_response_200 import GetMonitorsResponse200
 from .get_openapi_json_response_200 import GetOpenapiJsonResponse200
 from .get_pricing_response_200 import GetPricingResponse200
+from .get_pricing_response_200_documents import GetPricingResponse200Documents
 from .get_pricing_response_200_flow_nodes import GetPricingResponse200FlowNodes
 from .get_pricing_response_200_jobs import GetPricingResponse200Jobs
 from .get_pricing_response_200_scrape import GetPricingResponse200Scrape
@@ -133,6 +179,7 @@ from .get_readyz_response_503 import GetReadyzResponse503
 from .get_readyz_response_503_checks import GetReadyzResponse503Checks
 from .get_readyz_response_503_code import GetReadyzResponse503Code
 from .get_readyz_response_503_status import GetReadyzResponse503Status
+from .get_sessions_response_200 import GetSessionsResponse200
 from .get_user_templates_response_200 import GetUserTemplatesResponse200
 from .get_v1_batch_scrape_id_errors_response_200 import (
     GetV1BatchScrapeIdErrorsResponse200,
@@ -169,6 +216,21 @@ from .get_v2_crawl_id_response_200_status import GetV2CrawlIdResponse200Status
 from .get_webhook_whoami_response_200 import GetWebhookWhoamiResponse200
 from .map_result import MapResult
 from .map_result_credits import MapResultCredits
+from .monitor import Monitor
+from .monitor_check import MonitorCheck
+from .monitor_check_diff import MonitorCheckDiff
+from .monitor_check_diff_diff_type_0 import MonitorCheckDiffDiffType0
+from .monitor_check_diff_type_0 import MonitorCheckDiffType0
+from .monitor_check_error_type_0 import MonitorCheckErrorType0
+from .monitor_check_status import MonitorCheckStatus
+from .monitor_check_with_snapshot import MonitorCheckWithSnapshot
+from .monitor_check_with_snapshot_diff_type_0 import MonitorCheckWithSnapshotDiffType0
+from .monitor_check_with_snapshot_error_type_0 import MonitorCheckWithSnapshotErrorType0
+from .monitor_check_with_snapshot_status import MonitorCheckWithSnapshotStatus
+from .monitor_compare import MonitorCompare
+from .monitor_ignore import MonitorIgnore
+from .monitor_request import MonitorRequest
+from .monitor_schedule import MonitorSchedule
 from .notification import Notification
 from .patch_api_subscriptions_current_body import PatchApiSubscriptionsCurrentBody
 from .patch_api_subscriptions_current_response_200 import (
@@ -177,6 +239,12 @@ from .patch_api_subscriptions_current_response_200 import (
 from .patch_api_subscriptions_current_response_202 import (
     PatchApiSubscriptionsCurrentResponse202,
 )
+from .patch_monitors_id_body import PatchMonitorsIdBody
+from .patch_monitors_id_body_compare import PatchMonitorsIdBodyCompare
+from .patch_monitors_id_body_ignore import PatchMonitorsIdBodyIgnore
+from .patch_monitors_id_body_request import PatchMonitorsIdBodyRequest
+from .patch_monitors_id_body_schedule_type_0 import PatchMonitorsIdBodyScheduleType0
+from .patch_monitors_id_body_schedule_type_1 import PatchMonitorsIdBodyScheduleType1
 from .patch_user_templates_id_body import PatchUserTemplatesIdBody
 from .patch_user_templates_id_body_params_item import PatchUserTemplatesIdBodyParamsItem
 from .patch_user_templates_id_body_params_item_type import (
@@ -257,8 +325,15 @@ from .post_flows_id_runs_body_webhook_events_item import (
     PostFlowsIdRunsBodyWebhookEventsItem,
 )
 from .post_flows_id_runs_body_webhook_metadata import PostFlowsIdRunsBodyWebhookMetadata
+from .post_flows_id_runs_run_id_input_body import PostFlowsIdRunsRunIdInputBody
 from .post_map_body import PostMapBody
 from .post_map_body_sitemap import PostMapBodySitemap
+from .post_monitors_body import PostMonitorsBody
+from .post_monitors_body_compare import PostMonitorsBodyCompare
+from .post_monitors_body_ignore import PostMonitorsBodyIgnore
+from .post_monitors_body_request import PostMonitorsBodyRequest
+from .post_monitors_body_schedule_type_0 import PostMonitorsBodyScheduleType0
+from .post_monitors_body_schedule_type_1 import PostMonitorsBodyScheduleType1
 from .post_user_templates_body import PostUserTemplatesBody
 from .post_user_templates_body_params_item import PostUserTemplatesBodyParamsItem
 from .post_user_templates_body_params_item_type import (
@@ -277,12 +352,31 @@ from .post_v2_crawl_body import PostV2CrawlBody
 from .post_v2_crawl_response_200 import PostV2CrawlResponse200
 from .post_webhook_unblocker_body import PostWebhookUnblockerBody
 from .post_webhook_unblocker_body_body_type_1 import PostWebhookUnblockerBodyBodyType1
+from .post_webhook_unblocker_body_cookies_item import (
+    PostWebhookUnblockerBodyCookiesItem,
+)
+from .post_webhook_unblocker_body_cookies_item_same_site import (
+    PostWebhookUnblockerBodyCookiesItemSameSite,
+)
+from .post_webhook_unblocker_body_document import PostWebhookUnblockerBodyDocument
 from .post_webhook_unblocker_body_fill_form import PostWebhookUnblockerBodyFillForm
 from .post_webhook_unblocker_body_fill_form_fields import (
     PostWebhookUnblockerBodyFillFormFields,
 )
-from .post_webhook_unblocker_body_formats_item import (
-    PostWebhookUnblockerBodyFormatsItem,
+from .post_webhook_unblocker_body_formats_item_type_0 import (
+    PostWebhookUnblockerBodyFormatsItemType0,
+)
+from .post_webhook_unblocker_body_formats_item_type_1_type_0 import (
+    PostWebhookUnblockerBodyFormatsItemType1Type0,
+)
+from .post_webhook_unblocker_body_formats_item_type_1_type_0_css import (
+    PostWebhookUnblockerBodyFormatsItemType1Type0Css,
+)
+from .post_webhook_unblocker_body_formats_item_type_1_type_0_schema import (
+    PostWebhookUnblockerBodyFormatsItemType1Type0Schema,
+)
+from .post_webhook_unblocker_body_formats_item_type_1_type_1 import (
+    PostWebhookUnblockerBodyFormatsItemType1Type1,
 )
 from .post_webhook_unblocker_body_headers import PostWebhookUnblockerBodyHeaders
 from .post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
@@ -292,6 +386,7 @@ from .post_webhook_unblocker_body_proxy import PostWebhookUnblockerBodyProxy
 from .post_webhook_unblocker_body_selectors_item_type_1 import (
     PostWebhookUnblockerBodySelectorsItemType1,
 )
+from .post_webhook_unblocker_body_session import PostWebhookUnblockerBodySession
 from .post_webhook_unblocker_body_webhook import PostWebhookUnblockerBodyWebhook
 from .post_webhook_unblocker_body_webhook_events_item import (
     PostWebhookUnblockerBodyWebhookEventsItem,
@@ -299,14 +394,46 @@ from .post_webhook_unblocker_body_webhook_events_item import (
 from .post_webhook_unblocker_body_webhook_metadata import (
     PostWebhookUnblockerBodyWebhookMetadata,
 )
+from .put_sessions_name_body import PutSessionsNameBody
+from .put_sessions_name_body_cookies_item import PutSessionsNameBodyCookiesItem
+from .put_sessions_name_body_cookies_item_same_site import (
+    PutSessionsNameBodyCookiesItemSameSite,
+)
+from .put_sessions_name_body_origins_item import PutSessionsNameBodyOriginsItem
+from .put_sessions_name_body_origins_item_local_storage_item import (
+    PutSessionsNameBodyOriginsItemLocalStorageItem,
+)
 from .queued_run import QueuedRun
 from .queued_run_links import QueuedRunLinks
 from .queued_run_status import QueuedRunStatus
+from .schema_0 import Schema0
+from .schema_0_type import Schema0Type
+from .scrape_action_type_0 import ScrapeActionType0
+from .scrape_action_type_1 import ScrapeActionType1
+from .scrape_action_type_2 import ScrapeActionType2
+from .scrape_action_type_3 import ScrapeActionType3
+from .scrape_action_type_4 import ScrapeActionType4
+from .scrape_action_type_4_direction import ScrapeActionType4Direction
+from .scrape_action_type_5 import ScrapeActionType5
+from .scrape_action_type_6 import ScrapeActionType6
+from .scrape_action_type_7 import ScrapeActionType7
 from .scrape_result import ScrapeResult
+from .scrape_result_actions import ScrapeResultActions
+from .scrape_result_actions_javascript_returns_item import (
+    ScrapeResultActionsJavascriptReturnsItem,
+)
+from .scrape_result_actions_scrapes_item import ScrapeResultActionsScrapesItem
+from .scrape_result_actions_screenshots_item import ScrapeResultActionsScreenshotsItem
+from .scrape_result_change_tracking import ScrapeResultChangeTracking
+from .scrape_result_change_tracking_change_status import (
+    ScrapeResultChangeTrackingChangeStatus,
+)
 from .scrape_result_credits import ScrapeResultCredits
 from .scrape_result_headers import ScrapeResultHeaders
 from .scrape_result_links_item import ScrapeResultLinksItem
+from .scrape_result_llm_usage import ScrapeResultLlmUsage
 from .scrape_result_metadata import ScrapeResultMetadata
+from .scrape_result_metadata_document_type import ScrapeResultMetadataDocumentType
 from .scrape_result_mode import ScrapeResultMode
 from .scrape_result_screenshot import ScrapeResultScreenshot
 from .scrape_run import ScrapeRun
@@ -323,10 +450,15 @@ from .scrape_run_summary_status import ScrapeRunSummaryStatus
 from .selector_result import SelectorResult
 from .selector_result_results_item import SelectorResultResultsItem
 from .selector_result_results_item_attributes import SelectorResultResultsItemAttributes
+from .session import Session
 from .subscription import Subscription
 from .user_template import UserTemplate
 from .user_template_params_item import UserTemplateParamsItem
 from .user_template_request import UserTemplateRequest
+from .waiting_flow_run import WaitingFlowRun
+from .waiting_flow_run_links import WaitingFlowRunLinks
+from .waiting_flow_run_status import WaitingFlowRunStatus
+from .waiting_flow_run_waiting_item import WaitingFlowRunWaitingItem
 from .webhook_attempt import WebhookAttempt
 from .webhook_delivery import WebhookDelivery
 from .webhook_delivery_status import WebhookDeliveryStatus
@@ -362,6 +494,9 @@ __all__ = (
     "ErrorBody",
     "ErrorBodyCode",
     "FirecrawlDocument",
+    "FirecrawlDocumentActions",
+    "FirecrawlDocumentActionsJavascriptReturnsItem",
+    "FirecrawlDocumentActionsScrapesItem",
     "FirecrawlError",
     "FirecrawlErrorDetailsType0",
     "FirecrawlMapRequest",
@@ -371,23 +506,38 @@ __all__ = (
     "FirecrawlMetadataProxyUsed",
     "FirecrawlV1MapResponse",
     "FirecrawlV1ScrapeRequest",
+    "FirecrawlV1ScrapeRequestExtractOptions",
+    "FirecrawlV1ScrapeRequestExtractOptionsSchema",
     "FirecrawlV1ScrapeRequestHeaders",
+    "FirecrawlV1ScrapeRequestJsonOptions",
+    "FirecrawlV1ScrapeRequestJsonOptionsSchema",
     "FirecrawlV1ScrapeRequestLocation",
     "FirecrawlV1ScrapeRequestMode",
+    "FirecrawlV1ScrapeRequestParsersItemType1",
+    "FirecrawlV1ScrapeRequestSession",
     "FirecrawlV1ScrapeResponse",
     "FirecrawlV2MapResponse",
     "FirecrawlV2MapResponseLinksItem",
     "FirecrawlV2ScrapeRequest",
+    "FirecrawlV2ScrapeRequestExtractOptions",
+    "FirecrawlV2ScrapeRequestExtractOptionsSchema",
     "FirecrawlV2ScrapeRequestFormatsItemType1",
+    "FirecrawlV2ScrapeRequestFormatsItemType1Schema",
     "FirecrawlV2ScrapeRequestHeaders",
+    "FirecrawlV2ScrapeRequestJsonOptions",
+    "FirecrawlV2ScrapeRequestJsonOptionsSchema",
     "FirecrawlV2ScrapeRequestLocation",
     "FirecrawlV2ScrapeRequestMode",
+    "FirecrawlV2ScrapeRequestParsersItemType1",
+    "FirecrawlV2ScrapeRequestSession",
     "FirecrawlV2ScrapeResponse",
     "Flow",
     "FlowBody",
     "FlowBodyNodesItem",
     "FlowBodyNodesItemConfig",
     "FlowBodyNodesItemType",
+    "FlowInputAccepted",
+    "FlowInputAcceptedLinks",
     "FlowNodesItem",
     "FlowNodesItemConfig",
     "FlowPatch",
@@ -431,9 +581,13 @@ __all__ = (
     "GetCrawlResponse200",
     "GetFlowsIdRunsResponse200",
     "GetFlowsResponse200",
+    "GetFlowsRunsWaitingResponse200",
     "GetHealthzResponse200",
+    "GetMonitorsIdChecksResponse200",
+    "GetMonitorsResponse200",
     "GetOpenapiJsonResponse200",
     "GetPricingResponse200",
+    "GetPricingResponse200Documents",
     "GetPricingResponse200FlowNodes",
     "GetPricingResponse200Jobs",
     "GetPricingResponse200Scrape",
@@ -445,6 +599,7 @@ __all__ = (
     "GetReadyzResponse503Checks",
     "GetReadyzResponse503Code",
     "GetReadyzResponse503Status",
+    "GetSessionsResponse200",
     "GetUserTemplatesResponse200",
     "GetV1BatchScrapeIdErrorsResponse200",
     "GetV1BatchScrapeIdErrorsResponse200ErrorsItem",
@@ -465,10 +620,31 @@ __all__ = (
     "GetWebhookWhoamiResponse200",
     "MapResult",
     "MapResultCredits",
+    "Monitor",
+    "MonitorCheck",
+    "MonitorCheckDiff",
+    "MonitorCheckDiffDiffType0",
+    "MonitorCheckDiffType0",
+    "MonitorCheckErrorType0",
+    "MonitorCheckStatus",
+    "MonitorCheckWithSnapshot",
+    "MonitorCheckWithSnapshotDiffType0",
+    "MonitorCheckWithSnapshotErrorType0",
+    "MonitorCheckWithSnapshotStatus",
+    "MonitorCompare",
+    "MonitorIgnore",
+    "MonitorRequest",
+    "MonitorSchedule",
     "Notification",
     "PatchApiSubscriptionsCurrentBody",
     "PatchApiSubscriptionsCurrentResponse200",
     "PatchApiSubscriptionsCurrentResponse202",
+    "PatchMonitorsIdBody",
+    "PatchMonitorsIdBodyCompare",
+    "PatchMonitorsIdBodyIgnore",
+    "PatchMonitorsIdBodyRequest",
+    "PatchMonitorsIdBodyScheduleType0",
+    "PatchMonitorsIdBodyScheduleType1",
     "PatchUserTemplatesIdBody",
     "PatchUserTemplatesIdBodyParamsItem",
     "PatchUserTemplatesIdBodyParamsItemType",
@@ -519,8 +695,15 @@ __all__ = (
     "PostFlowsIdRunsBodyWebhook",
     "PostFlowsIdRunsBodyWebhookEventsItem",
     "PostFlowsIdRunsBodyWebhookMetadata",
+    "PostFlowsIdRunsRunIdInputBody",
     "PostMapBody",
     "PostMapBodySitemap",
+    "PostMonitorsBody",
+    "PostMonitorsBodyCompare",
+    "PostMonitorsBodyIgnore",
+    "PostMonitorsBodyRequest",
+    "PostMonitorsBodyScheduleType0",
+    "PostMonitorsBodyScheduleType1",
     "PostUserTemplatesBody",
     "PostUserTemplatesBodyParamsItem",
     "PostUserTemplatesBodyParamsItemType",
@@ -537,26 +720,58 @@ __all__ = (
     "PostV2CrawlResponse200",
     "PostWebhookUnblockerBody",
     "PostWebhookUnblockerBodyBodyType1",
+    "PostWebhookUnblockerBodyCookiesItem",
+    "PostWebhookUnblockerBodyCookiesItemSameSite",
+    "PostWebhookUnblockerBodyDocument",
     "PostWebhookUnblockerBodyFillForm",
     "PostWebhookUnblockerBodyFillFormFields",
-    "PostWebhookUnblockerBodyFormatsItem",
+    "PostWebhookUnblockerBodyFormatsItemType0",
+    "PostWebhookUnblockerBodyFormatsItemType1Type0",
+    "PostWebhookUnblockerBodyFormatsItemType1Type0Css",
+    "PostWebhookUnblockerBodyFormatsItemType1Type0Schema",
+    "PostWebhookUnblockerBodyFormatsItemType1Type1",
     "PostWebhookUnblockerBodyHeaders",
     "PostWebhookUnblockerBodyMethod",
     "PostWebhookUnblockerBodyMode",
     "PostWebhookUnblockerBodyOptions",
     "PostWebhookUnblockerBodyProxy",
     "PostWebhookUnblockerBodySelectorsItemType1",
+    "PostWebhookUnblockerBodySession",
     "PostWebhookUnblockerBodyWebhook",
     "PostWebhookUnblockerBodyWebhookEventsItem",
     "PostWebhookUnblockerBodyWebhookMetadata",
+    "PutSessionsNameBody",
+    "PutSessionsNameBodyCookiesItem",
+    "PutSessionsNameBodyCookiesItemSameSite",
+    "PutSessionsNameBodyOriginsItem",
+    "PutSessionsNameBodyOriginsItemLocalStorageItem",
     "QueuedRun",
     "QueuedRunLinks",
     "QueuedRunStatus",
+    "Schema0",
+    "Schema0Type",
+    "ScrapeActionType0",
+    "ScrapeActionType1",
+    "ScrapeActionType2",
+    "ScrapeActionType3",
+    "ScrapeActionType4",
+    "ScrapeActionType4Direction",
+    "ScrapeActionType5",
+    "ScrapeActionType6",
+    "ScrapeActionType7",
     "ScrapeResult",
+    "ScrapeResultActions",
+    "ScrapeResultActionsJavascriptReturnsItem",
+    "ScrapeResultActionsScrapesItem",
+    "ScrapeResultActionsScreenshotsItem",
+    "ScrapeResultChangeTracking",
+    "ScrapeResultChangeTrackingChangeStatus",
     "ScrapeResultCredits",
     "ScrapeResultHeaders",
     "ScrapeResultLinksItem",
+    "ScrapeResultLlmUsage",
     "ScrapeResultMetadata",
+    "ScrapeResultMetadataDocumentType",
     "ScrapeResultMode",
     "ScrapeResultScreenshot",
     "ScrapeRun",
@@ -573,10 +788,15 @@ __all__ = (
     "SelectorResult",
     "SelectorResultResultsItem",
     "SelectorResultResultsItemAttributes",
+    "Session",
     "Subscription",
     "UserTemplate",
     "UserTemplateParamsItem",
     "UserTemplateRequest",
+    "WaitingFlowRun",
+    "WaitingFlowRunLinks",
+    "WaitingFlowRunStatus",
+    "WaitingFlowRunWaitingItem",
     "WebhookAttempt",
     "WebhookDelivery",
     "WebhookDeliveryStatus",

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.firecrawl_document_actions import FirecrawlDocumentActions
     from ..models.firecrawl_metadata import FirecrawlMetadata
 
 
@@ -25,6 +26,10 @@ class FirecrawlDocument:
         raw_html (str | Unset):
         links (list[str] | Unset):
         screenshot (str | Unset): data:image/png;base64,…
+        json (Any | Unset): The json format: the model's answer, valid against the schema
+        extract (Any | Unset): v1's extract format: as json
+        summary (str | Unset):
+        actions (FirecrawlDocumentActions | Unset): With `actions`: what they produced
     """
 
     metadata: FirecrawlMetadata
@@ -33,6 +38,10 @@ class FirecrawlDocument:
     raw_html: str | Unset = UNSET
     links: list[str] | Unset = UNSET
     screenshot: str | Unset = UNSET
+    json: Any | Unset = UNSET
+    extract: Any | Unset = UNSET
+    summary: str | Unset = UNSET
+    actions: FirecrawlDocumentActions | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         metadata = self.metadata.to_dict()
@@ -48,6 +57,16 @@ class FirecrawlDocument:
             links = self.links
 
         screenshot = self.screenshot
+
+        json = self.json
+
+        extract = self.extract
+
+        summary = self.summary
+
+        actions: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.actions, Unset):
+            actions = self.actions.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -66,11 +85,20 @@ class FirecrawlDocument:
             field_dict["links"] = links
         if screenshot is not UNSET:
             field_dict["screenshot"] = screenshot
+        if json is not UNSET:
+            field_dict["json"] = json
+        if extract is not UNSET:
+            field_dict["extract"] = extract
+        if summary is not UNSET:
+            field_dict["summary"] = summary
+        if actions is not UNSET:
+            field_dict["actions"] = actions
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.firecrawl_document_actions import FirecrawlDocumentActions
         from ..models.firecrawl_metadata import FirecrawlMetadata
 
         d = dict(src_dict)
@@ -86,6 +114,19 @@ class FirecrawlDocument:
 
         screenshot = d.pop("screenshot", UNSET)
 
+        json = d.pop("json", UNSET)
+
+        extract = d.pop("extract", UNSET)
+
+        summary = d.pop("summary", UNSET)
+
+        _actions = d.pop("actions", UNSET)
+        actions: FirecrawlDocumentActions | Unset
+        if isinstance(_actions, Unset):
+            actions = UNSET
+        else:
+            actions = FirecrawlDocumentActions.from_dict(_actions)
+
         firecrawl_document = cls(
             metadata=metadata,
             markdown=markdown,
@@ -93,6 +134,10 @@ class FirecrawlDocument:
             raw_html=raw_html,
             links=links,
             screenshot=screenshot,
+            json=json,
+            extract=extract,
+            summary=summary,
+            actions=actions,
         )
 
         return firecrawl_document

@@ -10,14 +10,26 @@ from ..models.firecrawl_v2_scrape_request_mode import FirecrawlV2ScrapeRequestMo
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.firecrawl_v2_scrape_request_extract_options import (
+        FirecrawlV2ScrapeRequestExtractOptions,
+    )
     from ..models.firecrawl_v2_scrape_request_formats_item_type_1 import (
         FirecrawlV2ScrapeRequestFormatsItemType1,
     )
     from ..models.firecrawl_v2_scrape_request_headers import (
         FirecrawlV2ScrapeRequestHeaders,
     )
+    from ..models.firecrawl_v2_scrape_request_json_options import (
+        FirecrawlV2ScrapeRequestJsonOptions,
+    )
     from ..models.firecrawl_v2_scrape_request_location import (
         FirecrawlV2ScrapeRequestLocation,
+    )
+    from ..models.firecrawl_v2_scrape_request_parsers_item_type_1 import (
+        FirecrawlV2ScrapeRequestParsersItemType1,
+    )
+    from ..models.firecrawl_v2_scrape_request_session import (
+        FirecrawlV2ScrapeRequestSession,
     )
 
 
@@ -30,16 +42,21 @@ class FirecrawlV2ScrapeRequest:
     Attributes:
         url (str):
         formats (list[FirecrawlV2ScrapeRequestFormatsItemType1 | str] | Unset): markdown (default), html, rawHtml,
-            links, screenshot or {type: "screenshot", fullPage}; json, summary, changeTracking → 400
+            links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary, changeTracking
+            (with markdown) or {type: "changeTracking", modes: ["git-diff"]}
+        json_options (FirecrawlV2ScrapeRequestJsonOptions | Unset): v1: the `json` format's schema and prompt
+            (systemPrompt is put before the prompt)
+        extract_options (FirecrawlV2ScrapeRequestExtractOptions | Unset): v1: the `extract` format's schema and prompt
         only_main_content (bool | Unset): Default true: the page's main content
         include_tags (list[str] | Unset):
         exclude_tags (list[str] | Unset):
         headers (FirecrawlV2ScrapeRequestHeaders | Unset):
-        wait_for (float | Unset): ms; > 0 renders the page in a browser (the figure itself is not waited: see
-            docs/firecrawl.md)
+        wait_for (float | Unset): ms to wait once the page loaded (a leading wait action); > 0 renders the page in a
+            browser
         timeout (float | Unset): ms: the answer comes within it (408 after; the run is cancelled and refunded)
-        mobile (bool | Unset): true renders the page in a browser (no device emulation)
-        actions (list[Any] | Unset): Refused with 400 when not empty
+        mobile (bool | Unset): true renders the page in a browser as a phone (viewport, user agent, touch)
+        actions (list[Any] | Unset): Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty
+            renders the page in a browser
         location (FirecrawlV2ScrapeRequestLocation | Unset): Ignored
         proxy (str | Unset): Ignored (our proxies are PROXY_URLS')
         skip_tls_verification (bool | Unset): Ignored: TLS is always verified
@@ -49,16 +66,22 @@ class FirecrawlV2ScrapeRequest:
         store_in_cache (bool | Unset):
         max_age (float | Unset):
         min_age (float | Unset):
-        parsers (list[Any] | Unset):
+        parsers (list[FirecrawlV2ScrapeRequestParsersItemType1 | str] | Unset): PDF and DOCX targets are always
+            converted; {type: "pdf", maxPages} limits the pages read (at most 500)
+        parse_pdf (bool | Unset): v1: PDF targets are always converted (false is not honoured: no base64 answer)
         zero_data_retention (bool | Unset):
         integration (None | str | Unset):
         origin (str | Unset):
         mode (FirecrawlV2ScrapeRequestMode | Unset): Extension: force the engine ("http" or "browser") instead of the
             choice above
+        session (FirecrawlV2ScrapeRequestSession | Unset): Extension: a stored session {name, save?} to start from and
+            save (docs/scraping.md "Sessions")
     """
 
     url: str
     formats: list[FirecrawlV2ScrapeRequestFormatsItemType1 | str] | Unset = UNSET
+    json_options: FirecrawlV2ScrapeRequestJsonOptions | Unset = UNSET
+    extract_options: FirecrawlV2ScrapeRequestExtractOptions | Unset = UNSET
     only_main_content: bool | Unset = UNSET
     include_tags: list[str] | Unset = UNSET
     exclude_tags: list[str] | Unset = UNSET
@@ -76,16 +99,21 @@ class FirecrawlV2ScrapeRequest:
     store_in_cache: bool | Unset = UNSET
     max_age: float | Unset = UNSET
     min_age: float | Unset = UNSET
-    parsers: list[Any] | Unset = UNSET
+    parsers: list[FirecrawlV2ScrapeRequestParsersItemType1 | str] | Unset = UNSET
+    parse_pdf: bool | Unset = UNSET
     zero_data_retention: bool | Unset = UNSET
     integration: None | str | Unset = UNSET
     origin: str | Unset = UNSET
     mode: FirecrawlV2ScrapeRequestMode | Unset = UNSET
+    session: FirecrawlV2ScrapeRequestSession | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.firecrawl_v2_scrape_request_formats_item_type_1 import (
             FirecrawlV2ScrapeRequestFormatsItemType1,
+        )
+        from ..models.firecrawl_v2_scrape_request_parsers_item_type_1 import (
+            FirecrawlV2ScrapeRequestParsersItemType1,
         )
 
         url = self.url
@@ -102,6 +130,14 @@ class FirecrawlV2ScrapeRequest:
                 else:
                     formats_item = formats_item_data
                 formats.append(formats_item)
+
+        json_options: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.json_options, Unset):
+            json_options = self.json_options.to_dict()
+
+        extract_options: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.extract_options, Unset):
+            extract_options = self.extract_options.to_dict()
 
         only_main_content = self.only_main_content
 
@@ -147,9 +183,20 @@ class FirecrawlV2ScrapeRequest:
 
         min_age = self.min_age
 
-        parsers: list[Any] | Unset = UNSET
+        parsers: list[dict[str, Any] | str] | Unset = UNSET
         if not isinstance(self.parsers, Unset):
-            parsers = self.parsers
+            parsers = []
+            for parsers_item_data in self.parsers:
+                parsers_item: dict[str, Any] | str
+                if isinstance(
+                    parsers_item_data, FirecrawlV2ScrapeRequestParsersItemType1
+                ):
+                    parsers_item = parsers_item_data.to_dict()
+                else:
+                    parsers_item = parsers_item_data
+                parsers.append(parsers_item)
+
+        parse_pdf = self.parse_pdf
 
         zero_data_retention = self.zero_data_retention
 
@@ -165,6 +212,10 @@ class FirecrawlV2ScrapeRequest:
         if not isinstance(self.mode, Unset):
             mode = self.mode.value
 
+        session: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.session, Unset):
+            session = self.session.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -174,6 +225,10 @@ class FirecrawlV2ScrapeRequest:
         )
         if formats is not UNSET:
             field_dict["formats"] = formats
+        if json_options is not UNSET:
+            field_dict["jsonOptions"] = json_options
+        if extract_options is not UNSET:
+            field_dict["extractOptions"] = extract_options
         if only_main_content is not UNSET:
             field_dict["onlyMainContent"] = only_main_content
         if include_tags is not UNSET:
@@ -210,6 +265,8 @@ class FirecrawlV2ScrapeRequest:
             field_dict["minAge"] = min_age
         if parsers is not UNSET:
             field_dict["parsers"] = parsers
+        if parse_pdf is not UNSET:
+            field_dict["parsePDF"] = parse_pdf
         if zero_data_retention is not UNSET:
             field_dict["zeroDataRetention"] = zero_data_retention
         if integration is not UNSET:
@@ -218,19 +275,33 @@ class FirecrawlV2ScrapeRequest:
             field_dict["origin"] = origin
         if mode is not UNSET:
             field_dict["mode"] = mode
+        if session is not UNSET:
+            field_dict["session"] = session
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.firecrawl_v2_scrape_request_extract_options import (
+            FirecrawlV2ScrapeRequestExtractOptions,
+        )
         from ..models.firecrawl_v2_scrape_request_formats_item_type_1 import (
             FirecrawlV2ScrapeRequestFormatsItemType1,
         )
         from ..models.firecrawl_v2_scrape_request_headers import (
             FirecrawlV2ScrapeRequestHeaders,
         )
+        from ..models.firecrawl_v2_scrape_request_json_options import (
+            FirecrawlV2ScrapeRequestJsonOptions,
+        )
         from ..models.firecrawl_v2_scrape_request_location import (
             FirecrawlV2ScrapeRequestLocation,
+        )
+        from ..models.firecrawl_v2_scrape_request_parsers_item_type_1 import (
+            FirecrawlV2ScrapeRequestParsersItemType1,
+        )
+        from ..models.firecrawl_v2_scrape_request_session import (
+            FirecrawlV2ScrapeRequestSession,
         )
 
         d = dict(src_dict)
@@ -260,6 +331,22 @@ class FirecrawlV2ScrapeRequest:
                 formats_item = _parse_formats_item(formats_item_data)
 
                 formats.append(formats_item)
+
+        _json_options = d.pop("jsonOptions", UNSET)
+        json_options: FirecrawlV2ScrapeRequestJsonOptions | Unset
+        if isinstance(_json_options, Unset):
+            json_options = UNSET
+        else:
+            json_options = FirecrawlV2ScrapeRequestJsonOptions.from_dict(_json_options)
+
+        _extract_options = d.pop("extractOptions", UNSET)
+        extract_options: FirecrawlV2ScrapeRequestExtractOptions | Unset
+        if isinstance(_extract_options, Unset):
+            extract_options = UNSET
+        else:
+            extract_options = FirecrawlV2ScrapeRequestExtractOptions.from_dict(
+                _extract_options
+            )
 
         only_main_content = d.pop("onlyMainContent", UNSET)
 
@@ -305,7 +392,32 @@ class FirecrawlV2ScrapeRequest:
 
         min_age = d.pop("minAge", UNSET)
 
-        parsers = cast(list[Any], d.pop("parsers", UNSET))
+        _parsers = d.pop("parsers", UNSET)
+        parsers: list[FirecrawlV2ScrapeRequestParsersItemType1 | str] | Unset = UNSET
+        if _parsers is not UNSET:
+            parsers = []
+            for parsers_item_data in _parsers:
+
+                def _parse_parsers_item(
+                    data: object,
+                ) -> FirecrawlV2ScrapeRequestParsersItemType1 | str:
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        parsers_item_type_1 = (
+                            FirecrawlV2ScrapeRequestParsersItemType1.from_dict(data)
+                        )
+
+                        return parsers_item_type_1
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    return cast(FirecrawlV2ScrapeRequestParsersItemType1 | str, data)
+
+                parsers_item = _parse_parsers_item(parsers_item_data)
+
+                parsers.append(parsers_item)
+
+        parse_pdf = d.pop("parsePDF", UNSET)
 
         zero_data_retention = d.pop("zeroDataRetention", UNSET)
 
@@ -327,9 +439,18 @@ class FirecrawlV2ScrapeRequest:
         else:
             mode = FirecrawlV2ScrapeRequestMode(_mode)
 
+        _session = d.pop("session", UNSET)
+        session: FirecrawlV2ScrapeRequestSession | Unset
+        if isinstance(_session, Unset):
+            session = UNSET
+        else:
+            session = FirecrawlV2ScrapeRequestSession.from_dict(_session)
+
         firecrawl_v2_scrape_request = cls(
             url=url,
             formats=formats,
+            json_options=json_options,
+            extract_options=extract_options,
             only_main_content=only_main_content,
             include_tags=include_tags,
             exclude_tags=exclude_tags,
@@ -348,10 +469,12 @@ class FirecrawlV2ScrapeRequest:
             max_age=max_age,
             min_age=min_age,
             parsers=parsers,
+            parse_pdf=parse_pdf,
             zero_data_retention=zero_data_retention,
             integration=integration,
             origin=origin,
             mode=mode,
+            session=session,
         )
 
         firecrawl_v2_scrape_request.additional_properties = d

@@ -1,12 +1,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.firecrawl_v2_scrape_request_formats_item_type_1_schema import (
+        FirecrawlV2ScrapeRequestFormatsItemType1Schema,
+    )
+
 
 T = TypeVar("T", bound="FirecrawlV2ScrapeRequestFormatsItemType1")
 
@@ -17,16 +23,26 @@ class FirecrawlV2ScrapeRequestFormatsItemType1:
     Attributes:
         type_ (str):
         full_page (bool | Unset):
+        schema (FirecrawlV2ScrapeRequestFormatsItemType1Schema | Unset):
+        prompt (str | Unset):
     """
 
     type_: str
     full_page: bool | Unset = UNSET
+    schema: FirecrawlV2ScrapeRequestFormatsItemType1Schema | Unset = UNSET
+    prompt: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
 
         full_page = self.full_page
+
+        schema: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.schema, Unset):
+            schema = self.schema.to_dict()
+
+        prompt = self.prompt
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -37,19 +53,38 @@ class FirecrawlV2ScrapeRequestFormatsItemType1:
         )
         if full_page is not UNSET:
             field_dict["fullPage"] = full_page
+        if schema is not UNSET:
+            field_dict["schema"] = schema
+        if prompt is not UNSET:
+            field_dict["prompt"] = prompt
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.firecrawl_v2_scrape_request_formats_item_type_1_schema import (
+            FirecrawlV2ScrapeRequestFormatsItemType1Schema,
+        )
+
         d = dict(src_dict)
         type_ = d.pop("type")
 
         full_page = d.pop("fullPage", UNSET)
 
+        _schema = d.pop("schema", UNSET)
+        schema: FirecrawlV2ScrapeRequestFormatsItemType1Schema | Unset
+        if isinstance(_schema, Unset):
+            schema = UNSET
+        else:
+            schema = FirecrawlV2ScrapeRequestFormatsItemType1Schema.from_dict(_schema)
+
+        prompt = d.pop("prompt", UNSET)
+
         firecrawl_v2_scrape_request_formats_item_type_1 = cls(
             type_=type_,
             full_page=full_page,
+            schema=schema,
+            prompt=prompt,
         )
 
         firecrawl_v2_scrape_request_formats_item_type_1.additional_properties = d

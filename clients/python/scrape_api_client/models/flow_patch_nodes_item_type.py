@@ -4,6 +4,7 @@ from enum import StrEnum
 class FlowPatchNodesItemType(StrEnum):
     DELAY = "delay"
     FOREACH = "foreach"
+    INPUT = "input"
     SCRAPE = "scrape"
     WEBHOOK = "webhook"
 

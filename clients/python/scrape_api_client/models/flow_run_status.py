@@ -7,6 +7,7 @@ class FlowRunStatus(StrEnum):
     QUEUED = "queued"
     RUNNING = "running"
     SUCCEEDED = "succeeded"
+    WAITING_INPUT = "waiting_input"
 
     def __str__(self) -> str:
         return str(self.value)

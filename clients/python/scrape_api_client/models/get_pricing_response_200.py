@@ -13,6 +13,9 @@ from typing import (
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
+    from ..models.get_pricing_response_200_documents import (
+        GetPricingResponse200Documents,
+    )
     from ..models.get_pricing_response_200_flow_nodes import (
         GetPricingResponse200FlowNodes,
     )
@@ -29,6 +32,7 @@ class GetPricingResponse200:
     Attributes:
         unit (Literal['credit']):
         scrape (GetPricingResponse200Scrape):
+        documents (GetPricingResponse200Documents):
         flow_nodes (GetPricingResponse200FlowNodes):
         jobs (GetPricingResponse200Jobs):
         refunds (str):
@@ -36,6 +40,7 @@ class GetPricingResponse200:
 
     unit: Literal["credit"]
     scrape: GetPricingResponse200Scrape
+    documents: GetPricingResponse200Documents
     flow_nodes: GetPricingResponse200FlowNodes
     jobs: GetPricingResponse200Jobs
     refunds: str
@@ -44,6 +49,8 @@ class GetPricingResponse200:
         unit = self.unit
 
         scrape = self.scrape.to_dict()
+
+        documents = self.documents.to_dict()
 
         flow_nodes = self.flow_nodes.to_dict()
 
@@ -57,6 +64,7 @@ class GetPricingResponse200:
             {
                 "unit": unit,
                 "scrape": scrape,
+                "documents": documents,
                 "flow_nodes": flow_nodes,
                 "jobs": jobs,
                 "refunds": refunds,
@@ -67,6 +75,9 @@ class GetPricingResponse200:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.get_pricing_response_200_documents import (
+            GetPricingResponse200Documents,
+        )
         from ..models.get_pricing_response_200_flow_nodes import (
             GetPricingResponse200FlowNodes,
         )
@@ -80,6 +91,8 @@ class GetPricingResponse200:
 
         scrape = GetPricingResponse200Scrape.from_dict(d.pop("scrape"))
 
+        documents = GetPricingResponse200Documents.from_dict(d.pop("documents"))
+
         flow_nodes = GetPricingResponse200FlowNodes.from_dict(d.pop("flow_nodes"))
 
         jobs = GetPricingResponse200Jobs.from_dict(d.pop("jobs"))
@@ -89,6 +102,7 @@ class GetPricingResponse200:
         get_pricing_response_200 = cls(
             unit=unit,
             scrape=scrape,
+            documents=documents,
             flow_nodes=flow_nodes,
             jobs=jobs,
             refunds=refunds,

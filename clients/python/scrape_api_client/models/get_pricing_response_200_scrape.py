@@ -23,19 +23,27 @@ class GetPricingResponse200Scrape:
     Attributes:
         modes (GetPricingResponse200ScrapeModes):
         extras (GetPricingResponse200ScrapeExtras):
+        actions (str):
         formats (int):
+        llm (str):
     """
 
     modes: GetPricingResponse200ScrapeModes
     extras: GetPricingResponse200ScrapeExtras
+    actions: str
     formats: int
+    llm: str
 
     def to_dict(self) -> dict[str, Any]:
         modes = self.modes.to_dict()
 
         extras = self.extras.to_dict()
 
+        actions = self.actions
+
         formats = self.formats
+
+        llm = self.llm
 
         field_dict: dict[str, Any] = {}
 
@@ -43,7 +51,9 @@ class GetPricingResponse200Scrape:
             {
                 "modes": modes,
                 "extras": extras,
+                "actions": actions,
                 "formats": formats,
+                "llm": llm,
             }
         )
 
@@ -63,12 +73,18 @@ class GetPricingResponse200Scrape:
 
         extras = GetPricingResponse200ScrapeExtras.from_dict(d.pop("extras"))
 
+        actions = d.pop("actions")
+
         formats = d.pop("formats")
+
+        llm = d.pop("llm")
 
         get_pricing_response_200_scrape = cls(
             modes=modes,
             extras=extras,
+            actions=actions,
             formats=formats,
+            llm=llm,
         )
 
         return get_pricing_response_200_scrape

@@ -14,15 +14,23 @@ class GetPricingResponse200ScrapeExtras:
     Attributes:
         capture_network (int):
         screenshot (int):
+        action_screenshot (int):
+        llm_format (int):
     """
 
     capture_network: int
     screenshot: int
+    action_screenshot: int
+    llm_format: int
 
     def to_dict(self) -> dict[str, Any]:
         capture_network = self.capture_network
 
         screenshot = self.screenshot
+
+        action_screenshot = self.action_screenshot
+
+        llm_format = self.llm_format
 
         field_dict: dict[str, Any] = {}
 
@@ -30,6 +38,8 @@ class GetPricingResponse200ScrapeExtras:
             {
                 "capture_network": capture_network,
                 "screenshot": screenshot,
+                "action_screenshot": action_screenshot,
+                "llm_format": llm_format,
             }
         )
 
@@ -42,9 +52,15 @@ class GetPricingResponse200ScrapeExtras:
 
         screenshot = d.pop("screenshot")
 
+        action_screenshot = d.pop("action_screenshot")
+
+        llm_format = d.pop("llm_format")
+
         get_pricing_response_200_scrape_extras = cls(
             capture_network=capture_network,
             screenshot=screenshot,
+            action_screenshot=action_screenshot,
+            llm_format=llm_format,
         )
 
         return get_pricing_response_200_scrape_extras

@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.post_webhook_unblocker_body_formats_item import (
-    PostWebhookUnblockerBodyFormatsItem,
+from ..models.post_webhook_unblocker_body_formats_item_type_0 import (
+    PostWebhookUnblockerBodyFormatsItemType0,
 )
 from ..models.post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from ..models.post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
@@ -17,8 +17,20 @@ if TYPE_CHECKING:
     from ..models.post_webhook_unblocker_body_body_type_1 import (
         PostWebhookUnblockerBodyBodyType1,
     )
+    from ..models.post_webhook_unblocker_body_cookies_item import (
+        PostWebhookUnblockerBodyCookiesItem,
+    )
+    from ..models.post_webhook_unblocker_body_document import (
+        PostWebhookUnblockerBodyDocument,
+    )
     from ..models.post_webhook_unblocker_body_fill_form import (
         PostWebhookUnblockerBodyFillForm,
+    )
+    from ..models.post_webhook_unblocker_body_formats_item_type_1_type_0 import (
+        PostWebhookUnblockerBodyFormatsItemType1Type0,
+    )
+    from ..models.post_webhook_unblocker_body_formats_item_type_1_type_1 import (
+        PostWebhookUnblockerBodyFormatsItemType1Type1,
     )
     from ..models.post_webhook_unblocker_body_headers import (
         PostWebhookUnblockerBodyHeaders,
@@ -29,9 +41,20 @@ if TYPE_CHECKING:
     from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
         PostWebhookUnblockerBodySelectorsItemType1,
     )
+    from ..models.post_webhook_unblocker_body_session import (
+        PostWebhookUnblockerBodySession,
+    )
     from ..models.post_webhook_unblocker_body_webhook import (
         PostWebhookUnblockerBodyWebhook,
     )
+    from ..models.scrape_action_type_0 import ScrapeActionType0
+    from ..models.scrape_action_type_1 import ScrapeActionType1
+    from ..models.scrape_action_type_2 import ScrapeActionType2
+    from ..models.scrape_action_type_3 import ScrapeActionType3
+    from ..models.scrape_action_type_4 import ScrapeActionType4
+    from ..models.scrape_action_type_5 import ScrapeActionType5
+    from ..models.scrape_action_type_6 import ScrapeActionType6
+    from ..models.scrape_action_type_7 import ScrapeActionType7
 
 
 T = TypeVar("T", bound="PostWebhookUnblockerBody")
@@ -52,13 +75,21 @@ class PostWebhookUnblockerBody:
         wait_for (str | Unset):
         options (PostWebhookUnblockerBodyOptions | Unset):
         async_ (bool | Unset):  Default: False.
-        formats (list[PostWebhookUnblockerBodyFormatsItem] | Unset):
+        formats (list[PostWebhookUnblockerBodyFormatsItemType0 | PostWebhookUnblockerBodyFormatsItemType1Type0 |
+            PostWebhookUnblockerBodyFormatsItemType1Type1] | Unset):
         only_main_content (bool | Unset):
         include_heading (bool | Unset):
         include_tags (list[str] | Unset):
         exclude_tags (list[str] | Unset):
         webhook (PostWebhookUnblockerBodyWebhook | Unset):
         proxy (PostWebhookUnblockerBodyProxy | Unset):
+        block_detection (bool | Unset):
+        cookies (list[PostWebhookUnblockerBodyCookiesItem] | Unset):
+        session (PostWebhookUnblockerBodySession | Unset):
+        document (PostWebhookUnblockerBodyDocument | Unset):
+        actions (list[ScrapeActionType0 | ScrapeActionType1 | ScrapeActionType2 | ScrapeActionType3 | ScrapeActionType4
+            | ScrapeActionType5 | ScrapeActionType6 | ScrapeActionType7] | Unset):
+        mobile (bool | Unset):
     """
 
     url: str
@@ -72,21 +103,56 @@ class PostWebhookUnblockerBody:
     wait_for: str | Unset = UNSET
     options: PostWebhookUnblockerBodyOptions | Unset = UNSET
     async_: bool | Unset = False
-    formats: list[PostWebhookUnblockerBodyFormatsItem] | Unset = UNSET
+    formats: (
+        list[
+            PostWebhookUnblockerBodyFormatsItemType0
+            | PostWebhookUnblockerBodyFormatsItemType1Type0
+            | PostWebhookUnblockerBodyFormatsItemType1Type1
+        ]
+        | Unset
+    ) = UNSET
     only_main_content: bool | Unset = UNSET
     include_heading: bool | Unset = UNSET
     include_tags: list[str] | Unset = UNSET
     exclude_tags: list[str] | Unset = UNSET
     webhook: PostWebhookUnblockerBodyWebhook | Unset = UNSET
     proxy: PostWebhookUnblockerBodyProxy | Unset = UNSET
+    block_detection: bool | Unset = UNSET
+    cookies: list[PostWebhookUnblockerBodyCookiesItem] | Unset = UNSET
+    session: PostWebhookUnblockerBodySession | Unset = UNSET
+    document: PostWebhookUnblockerBodyDocument | Unset = UNSET
+    actions: (
+        list[
+            ScrapeActionType0
+            | ScrapeActionType1
+            | ScrapeActionType2
+            | ScrapeActionType3
+            | ScrapeActionType4
+            | ScrapeActionType5
+            | ScrapeActionType6
+            | ScrapeActionType7
+        ]
+        | Unset
+    ) = UNSET
+    mobile: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.post_webhook_unblocker_body_body_type_1 import (
             PostWebhookUnblockerBodyBodyType1,
         )
+        from ..models.post_webhook_unblocker_body_formats_item_type_1_type_0 import (
+            PostWebhookUnblockerBodyFormatsItemType1Type0,
+        )
         from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
             PostWebhookUnblockerBodySelectorsItemType1,
         )
+        from ..models.scrape_action_type_0 import ScrapeActionType0
+        from ..models.scrape_action_type_1 import ScrapeActionType1
+        from ..models.scrape_action_type_2 import ScrapeActionType2
+        from ..models.scrape_action_type_3 import ScrapeActionType3
+        from ..models.scrape_action_type_4 import ScrapeActionType4
+        from ..models.scrape_action_type_5 import ScrapeActionType5
+        from ..models.scrape_action_type_6 import ScrapeActionType6
 
         url = self.url
 
@@ -137,11 +203,22 @@ class PostWebhookUnblockerBody:
 
         async_ = self.async_
 
-        formats: list[str] | Unset = UNSET
+        formats: list[dict[str, Any] | str] | Unset = UNSET
         if not isinstance(self.formats, Unset):
             formats = []
             for formats_item_data in self.formats:
-                formats_item = formats_item_data.value
+                formats_item: dict[str, Any] | str
+                if isinstance(
+                    formats_item_data, PostWebhookUnblockerBodyFormatsItemType0
+                ):
+                    formats_item = formats_item_data.value
+                elif isinstance(
+                    formats_item_data, PostWebhookUnblockerBodyFormatsItemType1Type0
+                ):
+                    formats_item = formats_item_data.to_dict()
+                else:
+                    formats_item = formats_item_data.to_dict()
+
                 formats.append(formats_item)
 
         only_main_content = self.only_main_content
@@ -163,6 +240,45 @@ class PostWebhookUnblockerBody:
         proxy: str | Unset = UNSET
         if not isinstance(self.proxy, Unset):
             proxy = self.proxy.value
+
+        block_detection = self.block_detection
+
+        cookies: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.cookies, Unset):
+            cookies = []
+            for cookies_item_data in self.cookies:
+                cookies_item = cookies_item_data.to_dict()
+                cookies.append(cookies_item)
+
+        session: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.session, Unset):
+            session = self.session.to_dict()
+
+        document: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.document, Unset):
+            document = self.document.to_dict()
+
+        actions: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.actions, Unset):
+            actions = []
+            for actions_item_data in self.actions:
+                actions_item: dict[str, Any]
+                if (
+                    isinstance(actions_item_data, ScrapeActionType0)
+                    or isinstance(actions_item_data, ScrapeActionType1)
+                    or isinstance(actions_item_data, ScrapeActionType2)
+                    or isinstance(actions_item_data, ScrapeActionType3)
+                    or isinstance(actions_item_data, ScrapeActionType4)
+                    or isinstance(actions_item_data, ScrapeActionType5)
+                    or isinstance(actions_item_data, ScrapeActionType6)
+                ):
+                    actions_item = actions_item_data.to_dict()
+                else:
+                    actions_item = actions_item_data.to_dict()
+
+                actions.append(actions_item)
+
+        mobile = self.mobile
 
         field_dict: dict[str, Any] = {}
 
@@ -205,6 +321,18 @@ class PostWebhookUnblockerBody:
             field_dict["webhook"] = webhook
         if proxy is not UNSET:
             field_dict["proxy"] = proxy
+        if block_detection is not UNSET:
+            field_dict["block_detection"] = block_detection
+        if cookies is not UNSET:
+            field_dict["cookies"] = cookies
+        if session is not UNSET:
+            field_dict["session"] = session
+        if document is not UNSET:
+            field_dict["document"] = document
+        if actions is not UNSET:
+            field_dict["actions"] = actions
+        if mobile is not UNSET:
+            field_dict["mobile"] = mobile
 
         return field_dict
 
@@ -213,8 +341,20 @@ class PostWebhookUnblockerBody:
         from ..models.post_webhook_unblocker_body_body_type_1 import (
             PostWebhookUnblockerBodyBodyType1,
         )
+        from ..models.post_webhook_unblocker_body_cookies_item import (
+            PostWebhookUnblockerBodyCookiesItem,
+        )
+        from ..models.post_webhook_unblocker_body_document import (
+            PostWebhookUnblockerBodyDocument,
+        )
         from ..models.post_webhook_unblocker_body_fill_form import (
             PostWebhookUnblockerBodyFillForm,
+        )
+        from ..models.post_webhook_unblocker_body_formats_item_type_1_type_0 import (
+            PostWebhookUnblockerBodyFormatsItemType1Type0,
+        )
+        from ..models.post_webhook_unblocker_body_formats_item_type_1_type_1 import (
+            PostWebhookUnblockerBodyFormatsItemType1Type1,
         )
         from ..models.post_webhook_unblocker_body_headers import (
             PostWebhookUnblockerBodyHeaders,
@@ -225,9 +365,20 @@ class PostWebhookUnblockerBody:
         from ..models.post_webhook_unblocker_body_selectors_item_type_1 import (
             PostWebhookUnblockerBodySelectorsItemType1,
         )
+        from ..models.post_webhook_unblocker_body_session import (
+            PostWebhookUnblockerBodySession,
+        )
         from ..models.post_webhook_unblocker_body_webhook import (
             PostWebhookUnblockerBodyWebhook,
         )
+        from ..models.scrape_action_type_0 import ScrapeActionType0
+        from ..models.scrape_action_type_1 import ScrapeActionType1
+        from ..models.scrape_action_type_2 import ScrapeActionType2
+        from ..models.scrape_action_type_3 import ScrapeActionType3
+        from ..models.scrape_action_type_4 import ScrapeActionType4
+        from ..models.scrape_action_type_5 import ScrapeActionType5
+        from ..models.scrape_action_type_6 import ScrapeActionType6
+        from ..models.scrape_action_type_7 import ScrapeActionType7
 
         d = dict(src_dict)
         url = d.pop("url")
@@ -318,11 +469,56 @@ class PostWebhookUnblockerBody:
         async_ = d.pop("async", UNSET)
 
         _formats = d.pop("formats", UNSET)
-        formats: list[PostWebhookUnblockerBodyFormatsItem] | Unset = UNSET
+        formats: (
+            list[
+                PostWebhookUnblockerBodyFormatsItemType0
+                | PostWebhookUnblockerBodyFormatsItemType1Type0
+                | PostWebhookUnblockerBodyFormatsItemType1Type1
+            ]
+            | Unset
+        ) = UNSET
         if _formats is not UNSET:
             formats = []
             for formats_item_data in _formats:
-                formats_item = PostWebhookUnblockerBodyFormatsItem(formats_item_data)
+
+                def _parse_formats_item(
+                    data: object,
+                ) -> (
+                    PostWebhookUnblockerBodyFormatsItemType0
+                    | PostWebhookUnblockerBodyFormatsItemType1Type0
+                    | PostWebhookUnblockerBodyFormatsItemType1Type1
+                ):
+                    try:
+                        if not isinstance(data, str):
+                            raise TypeError()
+                        formats_item_type_0 = PostWebhookUnblockerBodyFormatsItemType0(
+                            data
+                        )
+
+                        return formats_item_type_0
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        formats_item_type_1_type_0 = (
+                            PostWebhookUnblockerBodyFormatsItemType1Type0.from_dict(
+                                data
+                            )
+                        )
+
+                        return formats_item_type_1_type_0
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    formats_item_type_1_type_1 = (
+                        PostWebhookUnblockerBodyFormatsItemType1Type1.from_dict(data)
+                    )
+
+                    return formats_item_type_1_type_1
+
+                formats_item = _parse_formats_item(formats_item_data)
 
                 formats.append(formats_item)
 
@@ -348,6 +544,147 @@ class PostWebhookUnblockerBody:
         else:
             proxy = PostWebhookUnblockerBodyProxy(_proxy)
 
+        block_detection = d.pop("block_detection", UNSET)
+
+        _cookies = d.pop("cookies", UNSET)
+        cookies: list[PostWebhookUnblockerBodyCookiesItem] | Unset = UNSET
+        if _cookies is not UNSET:
+            cookies = []
+            for cookies_item_data in _cookies:
+                cookies_item = PostWebhookUnblockerBodyCookiesItem.from_dict(
+                    cookies_item_data
+                )
+
+                cookies.append(cookies_item)
+
+        _session = d.pop("session", UNSET)
+        session: PostWebhookUnblockerBodySession | Unset
+        if isinstance(_session, Unset):
+            session = UNSET
+        else:
+            session = PostWebhookUnblockerBodySession.from_dict(_session)
+
+        _document = d.pop("document", UNSET)
+        document: PostWebhookUnblockerBodyDocument | Unset
+        if isinstance(_document, Unset):
+            document = UNSET
+        else:
+            document = PostWebhookUnblockerBodyDocument.from_dict(_document)
+
+        _actions = d.pop("actions", UNSET)
+        actions: (
+            list[
+                ScrapeActionType0
+                | ScrapeActionType1
+                | ScrapeActionType2
+                | ScrapeActionType3
+                | ScrapeActionType4
+                | ScrapeActionType5
+                | ScrapeActionType6
+                | ScrapeActionType7
+            ]
+            | Unset
+        ) = UNSET
+        if _actions is not UNSET:
+            actions = []
+            for actions_item_data in _actions:
+
+                def _parse_actions_item(
+                    data: object,
+                ) -> (
+                    ScrapeActionType0
+                    | ScrapeActionType1
+                    | ScrapeActionType2
+                    | ScrapeActionType3
+                    | ScrapeActionType4
+                    | ScrapeActionType5
+                    | ScrapeActionType6
+                    | ScrapeActionType7
+                ):
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_0 = (
+                            ScrapeActionType0.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_0
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_1 = (
+                            ScrapeActionType1.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_1
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_2 = (
+                            ScrapeActionType2.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_2
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_3 = (
+                            ScrapeActionType3.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_3
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_4 = (
+                            ScrapeActionType4.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_4
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_5 = (
+                            ScrapeActionType5.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_5
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        componentsschemas_scrape_action_type_6 = (
+                            ScrapeActionType6.from_dict(data)
+                        )
+
+                        return componentsschemas_scrape_action_type_6
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_scrape_action_type_7 = (
+                        ScrapeActionType7.from_dict(data)
+                    )
+
+                    return componentsschemas_scrape_action_type_7
+
+                actions_item = _parse_actions_item(actions_item_data)
+
+                actions.append(actions_item)
+
+        mobile = d.pop("mobile", UNSET)
+
         post_webhook_unblocker_body = cls(
             url=url,
             selectors=selectors,
@@ -367,6 +704,12 @@ class PostWebhookUnblockerBody:
             exclude_tags=exclude_tags,
             webhook=webhook,
             proxy=proxy,
+            block_detection=block_detection,
+            cookies=cookies,
+            session=session,
+            document=document,
+            actions=actions,
+            mobile=mobile,
         )
 
         return post_webhook_unblocker_body

@@ -10,9 +10,12 @@ from ..models.scrape_result_mode import ScrapeResultMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.scrape_result_actions import ScrapeResultActions
+    from ..models.scrape_result_change_tracking import ScrapeResultChangeTracking
     from ..models.scrape_result_credits import ScrapeResultCredits
     from ..models.scrape_result_headers import ScrapeResultHeaders
     from ..models.scrape_result_links_item import ScrapeResultLinksItem
+    from ..models.scrape_result_llm_usage import ScrapeResultLlmUsage
     from ..models.scrape_result_metadata import ScrapeResultMetadata
     from ..models.scrape_result_screenshot import ScrapeResultScreenshot
     from ..models.selector_result import SelectorResult
@@ -43,6 +46,11 @@ class ScrapeResult:
         metadata (ScrapeResultMetadata | Unset):
         screenshot (ScrapeResultScreenshot | Unset):
         network (list[Any] | Unset):
+        json (Any | Unset):
+        summary (str | Unset):
+        llm_usage (ScrapeResultLlmUsage | Unset):
+        change_tracking (ScrapeResultChangeTracking | Unset):
+        actions (ScrapeResultActions | Unset):
     """
 
     id: str
@@ -63,6 +71,11 @@ class ScrapeResult:
     metadata: ScrapeResultMetadata | Unset = UNSET
     screenshot: ScrapeResultScreenshot | Unset = UNSET
     network: list[Any] | Unset = UNSET
+    json: Any | Unset = UNSET
+    summary: str | Unset = UNSET
+    llm_usage: ScrapeResultLlmUsage | Unset = UNSET
+    change_tracking: ScrapeResultChangeTracking | Unset = UNSET
+    actions: ScrapeResultActions | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,6 +133,22 @@ class ScrapeResult:
         if not isinstance(self.network, Unset):
             network = self.network
 
+        json = self.json
+
+        summary = self.summary
+
+        llm_usage: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.llm_usage, Unset):
+            llm_usage = self.llm_usage.to_dict()
+
+        change_tracking: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.change_tracking, Unset):
+            change_tracking = self.change_tracking.to_dict()
+
+        actions: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.actions, Unset):
+            actions = self.actions.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -153,14 +182,27 @@ class ScrapeResult:
             field_dict["screenshot"] = screenshot
         if network is not UNSET:
             field_dict["network"] = network
+        if json is not UNSET:
+            field_dict["json"] = json
+        if summary is not UNSET:
+            field_dict["summary"] = summary
+        if llm_usage is not UNSET:
+            field_dict["llm_usage"] = llm_usage
+        if change_tracking is not UNSET:
+            field_dict["changeTracking"] = change_tracking
+        if actions is not UNSET:
+            field_dict["actions"] = actions
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.scrape_result_actions import ScrapeResultActions
+        from ..models.scrape_result_change_tracking import ScrapeResultChangeTracking
         from ..models.scrape_result_credits import ScrapeResultCredits
         from ..models.scrape_result_headers import ScrapeResultHeaders
         from ..models.scrape_result_links_item import ScrapeResultLinksItem
+        from ..models.scrape_result_llm_usage import ScrapeResultLlmUsage
         from ..models.scrape_result_metadata import ScrapeResultMetadata
         from ..models.scrape_result_screenshot import ScrapeResultScreenshot
         from ..models.selector_result import SelectorResult
@@ -236,6 +278,31 @@ class ScrapeResult:
 
         network = cast(list[Any], d.pop("network", UNSET))
 
+        json = d.pop("json", UNSET)
+
+        summary = d.pop("summary", UNSET)
+
+        _llm_usage = d.pop("llm_usage", UNSET)
+        llm_usage: ScrapeResultLlmUsage | Unset
+        if isinstance(_llm_usage, Unset):
+            llm_usage = UNSET
+        else:
+            llm_usage = ScrapeResultLlmUsage.from_dict(_llm_usage)
+
+        _change_tracking = d.pop("changeTracking", UNSET)
+        change_tracking: ScrapeResultChangeTracking | Unset
+        if isinstance(_change_tracking, Unset):
+            change_tracking = UNSET
+        else:
+            change_tracking = ScrapeResultChangeTracking.from_dict(_change_tracking)
+
+        _actions = d.pop("actions", UNSET)
+        actions: ScrapeResultActions | Unset
+        if isinstance(_actions, Unset):
+            actions = UNSET
+        else:
+            actions = ScrapeResultActions.from_dict(_actions)
+
         scrape_result = cls(
             id=id,
             url=url,
@@ -255,6 +322,11 @@ class ScrapeResult:
             metadata=metadata,
             screenshot=screenshot,
             network=network,
+            json=json,
+            summary=summary,
+            llm_usage=llm_usage,
+            change_tracking=change_tracking,
+            actions=actions,
         )
 
         scrape_result.additional_properties = d

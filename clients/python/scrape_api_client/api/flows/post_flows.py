@@ -100,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: FlowBody,
 ) -> Response[ErrorBody | Flow]:
-    """Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole
+    """Create a flow (a DAG of scrape, foreach, delay, webhook and input nodes), validated as a whole
 
     Args:
         body (FlowBody):
@@ -129,7 +129,7 @@ def sync(
     client: AuthenticatedClient,
     body: FlowBody,
 ) -> ErrorBody | Flow | None:
-    """Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole
+    """Create a flow (a DAG of scrape, foreach, delay, webhook and input nodes), validated as a whole
 
     Args:
         body (FlowBody):
@@ -153,7 +153,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: FlowBody,
 ) -> Response[ErrorBody | Flow]:
-    """Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole
+    """Create a flow (a DAG of scrape, foreach, delay, webhook and input nodes), validated as a whole
 
     Args:
         body (FlowBody):
@@ -180,7 +180,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: FlowBody,
 ) -> ErrorBody | Flow | None:
-    """Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole
+    """Create a flow (a DAG of scrape, foreach, delay, webhook and input nodes), validated as a whole
 
     Args:
         body (FlowBody):

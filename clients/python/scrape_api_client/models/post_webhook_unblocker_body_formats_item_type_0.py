@@ -1,7 +1,8 @@
 from enum import StrEnum
 
 
-class PostWebhookUnblockerBodyFormatsItem(StrEnum):
+class PostWebhookUnblockerBodyFormatsItemType0(StrEnum):
+    CHANGETRACKING = "changeTracking"
     HTML = "html"
     LINKS = "links"
     MARKDOWN = "markdown"
@@ -9,6 +10,7 @@ class PostWebhookUnblockerBodyFormatsItem(StrEnum):
     RAWHTML = "rawHtml"
     SCREENSHOT = "screenshot"
     SCREENSHOTFULLPAGE = "screenshot@fullPage"
+    SUMMARY = "summary"
     TEXT = "text"
 
     def __str__(self) -> str:

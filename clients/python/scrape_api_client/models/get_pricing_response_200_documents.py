@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="GetPricingResponse200Documents")
+
+
+@_attrs_define
+class GetPricingResponse200Documents:
+    """
+    Attributes:
+        per_document (int):
+        per_page (int):
+        rule (str):
+    """
+
+    per_document: int
+    per_page: int
+    rule: str
+
+    def to_dict(self) -> dict[str, Any]:
+        per_document = self.per_document
+
+        per_page = self.per_page
+
+        rule = self.rule
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "per_document": per_document,
+                "per_page": per_page,
+                "rule": rule,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        per_document = d.pop("per_document")
+
+        per_page = d.pop("per_page")
+
+        rule = d.pop("rule")
+
+        get_pricing_response_200_documents = cls(
+            per_document=per_document,
+            per_page=per_page,
+            rule=rule,
+        )
+
+        return get_pricing_response_200_documents

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class MonitorCompare(StrEnum):
+    DATA = "data"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+    def __str__(self) -> str:
+        return str(self.value)
