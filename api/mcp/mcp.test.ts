@@ -103,7 +103,7 @@ describe('/mcp: the transport and its checks', () => {
 
   it('takes the key as a Bearer token', async () => {
     const client = await connect({ authorization: `Bearer ${account.apiKey}` });
-    expect((await client.listTools()).tools).toHaveLength(9);
+    expect((await client.listTools()).tools).toHaveLength(10);
   });
 
   it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {

@@ -92,6 +92,16 @@ function InputForm({ flowId, runId, node, prompt, onAnswered }: { flowId: string
 /** The account's runs waiting for input, oldest first, each waiting node with its form. */
 export function WaitingInputPage() {
   const runs = useLoad(() => api<{ runs: WaitingRun[] }>('GET', '/flows/runs/waiting'));
+  // An answered node leaves the list at once: the run's rows are updated by its workflow a moment
+  // after the answer is accepted, so the reload right after the answer may still list it.
+  const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
+  const pending = (runs.data?.runs ?? [])
+    .map((run) => ({ ...run, waiting: run.waiting.filter((w) => !answered.has(`${run.id}/${w.node}`)) }))
+    .filter((run) => run.waiting.length > 0);
+  const onAnswered = (runId: string, node: string) => {
+    setAnswered((before) => new Set([...before, `${runId}/${node}`]));
+    void runs.reload();
+  };
   return (
     <Page
       title="Waiting for input"
@@ -106,10 +116,10 @@ export function WaitingInputPage() {
       </p>
       <p>Flow runs paused at an input node until someone answers its prompt; a run that is not answered in time fails.</p>
       <Loading loaded={runs} />
-      {runs.data && runs.data.runs.length === 0 ? <p>No run is waiting for input.</p> : null}
-      {runs.data && runs.data.runs.length > 0 ? (
+      {runs.data && pending.length === 0 ? <p>No run is waiting for input.</p> : null}
+      {runs.data && pending.length > 0 ? (
         <ul class="waiting-runs">
-          {runs.data.runs.map((run) => (
+          {pending.map((run) => (
             <li key={run.id} data-waiting-run-id={run.id}>
               <div class="node-head">
                 <Link href={`${flowHref(run.flowId)}/runs/${encodeURIComponent(run.id)}`}>{run.flowName}</Link> <span class="muted">started {formatTime(run.createdAt)}</span>
@@ -125,7 +135,7 @@ export function WaitingInputPage() {
                       </>
                     ) : null}
                   </p>
-                  <InputForm flowId={run.flowId} runId={run.id} node={w.node} prompt={w.prompt} onAnswered={() => void runs.reload()} />
+                  <InputForm flowId={run.flowId} runId={run.id} node={w.node} prompt={w.prompt} onAnswered={() => onAnswered(run.id, w.node)} />
                 </div>
               ))}
             </li>
