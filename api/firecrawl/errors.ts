@@ -44,6 +44,9 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'NOT_A_LIST':
     case 'IDEMPOTENCY_KEY_REUSED':
       return { status: 400, code: 'BAD_REQUEST' };
+    case 'LLM_NOT_CONFIGURED':
+      // A model format on a service without a model: the request, not the server (as on the native route).
+      return { status: 400, code };
     case 'MALFORMED_JSON':
       return { status: 400, code: 'BAD_REQUEST_INVALID_JSON' };
     case 'UNSUPPORTED_MEDIA_TYPE':
@@ -87,6 +90,10 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
       return { status: 500, code: code === 'TARGET_ERROR' ? 'SCRAPE_SITE_ERROR' : 'SCRAPE_ALL_ENGINES_FAILED' };
     case 'TARGET_BLOCKED':
       // 500 as for the other target failures (never a status the SDKs re-send); our code, with `blocked_by` in details.
+      return { status: 500, code };
+    case 'LLM_INVALID_OUTPUT':
+    case 'LLM_FAILED':
+      // The model failed after its own retry: 500 with our code, never the 502 the SDKs re-send (a new paid run each).
       return { status: 500, code };
     case 'ACTION_FAILED':
       // An action that cannot be carried out fails the same way again: not a 502 (the status the SDKs retry).

@@ -255,7 +255,7 @@ describe('400s', () => {
   it('names a bad format, a repeated one, two screenshots, a screenshot in http mode and bad tags', async () => {
     const bad = await scrape({ url: `${fixtures.url}/`, formats: ['markdown', 'pdf'] });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/^formats\.1 must name formats among rawHtml, html, markdown, text, links, metadata, screenshot, screenshot@fullPage$/);
+    expect(bad.body.message).toMatch(/^formats\.1 must name formats among rawHtml, html, markdown, text, links, metadata, screenshot, screenshot@fullPage, changeTracking, summary, or be an object/);
     const repeated = await scrape({ url: `${fixtures.url}/`, formats: ['text', 'text'] });
     expect(repeated.body.message).toBe('formats must not repeat a format');
     const two = await scrape({ url: `${fixtures.url}/`, mode: 'browser', formats: ['screenshot', 'screenshot@fullPage'] });
