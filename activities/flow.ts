@@ -13,7 +13,7 @@ import { AppError, ERRORS, type ErrorCode } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { notify } from '../notifications/notifications';
 import { createFlowStore } from '../flows/store';
-import { FLOW_HTML_OUTPUT_LIMIT, type FlowNodeError, type FlowRunStatus, type FlowScrapeInput, type FlowScrapeOutput } from '../workflows/definitions';
+import { FLOW_HTML_OUTPUT_LIMIT, type FlowInputWaiting, type FlowNodeError, type FlowRunStatus, type FlowScrapeInput, type FlowScrapeOutput } from '../workflows/definitions';
 import type { Blacklist } from '../scrape/blacklist';
 import type { HttpEngine } from '../scrape/http/engine';
 import type { ScrapeRequestPayload } from '../scrape/request';
@@ -45,6 +45,8 @@ export function createFlowActivities(deps: FlowActivityDeps) {
   const flows = createFlowStore(db);
 
   return {
+    ...createFlowInputActivities(db),
+
     /**
      * Validates a rendered scrape request with the API's own schema and records its scrape_run
      * (once: a retry finds the row). A request that placeholders made invalid fails the scrape
@@ -86,13 +88,15 @@ export function createFlowActivities(deps: FlowActivityDeps) {
       if (!run) return { attempts: 0, credits: 0 };
       const credits = await scrapeRunCredits(db, run.id);
       if (run.status !== 'succeeded') return { attempts: run.attempts, credits };
-      const stored = (run.result ?? {}) as { final_url?: string; status?: number; data?: unknown[]; html?: string };
+      const stored = (run.result ?? {}) as { final_url?: string; status?: number; data?: unknown[]; html?: string; screenshot?: unknown };
       const output: FlowScrapeOutput = { url: run.url, final_url: stored.final_url ?? run.url, status: run.httpStatus };
       if (stored.data !== undefined) output.data = stored.data;
       else if (typeof stored.html === 'string') {
         output.html = stored.html.slice(0, FLOW_HTML_OUTPUT_LIMIT);
         if (stored.html.length > FLOW_HTML_OUTPUT_LIMIT) output.html_truncated = true;
       }
+      // An input node with `screenshot: true` shows it to the person who answers.
+      if (stored.screenshot !== undefined) output.screenshot = stored.screenshot;
       return { attempts: run.attempts, credits, output };
     },
 
@@ -159,6 +163,53 @@ export function createFlowActivities(deps: FlowActivityDeps) {
 }
 
 export type FlowActivities = ReturnType<typeof createFlowActivities>;
+
+/** The input nodes' bookkeeping (workflows/flow-nodes/input.ts). */
+function createFlowInputActivities(db: Database) {
+  const flows = createFlowStore(db);
+  return {
+    /**
+     * An input node starts waiting (docs/flows.md, "The input node"): the node shows its prompt
+     * (its output while it waits), the run turns `waiting_input`, the account gets a
+     * notification (once: keyed by run and node). Answers the data of the flow.input_required
+     * event, which the workflow emits. Idempotent: a retry writes the same and notifies nothing new.
+     */
+    async recordFlowInputRequired(input: { flowRunId: string; nodeId: string; waiting: FlowInputWaiting }): Promise<Record<string, unknown>> {
+      await flows.recordNode({ flowRunId: input.flowRunId, nodeId: input.nodeId, status: 'waiting_input', output: input.waiting });
+      await flows.recordRunWaiting(input.flowRunId, true);
+      const run = await db.flowRun.findUniqueOrThrow({ where: { id: input.flowRunId }, include: { flow: { select: { name: true } } } });
+      const links = flowInputLinks(run.flowId, run.id);
+      await notify(
+        db,
+        run.userId,
+        { type: 'flow.input_required', flowId: run.flowId, runId: run.id, flowName: run.flow.name, node: input.nodeId, prompt: input.waiting.prompt, expiresAt: input.waiting.expires_at, answer: links.input, dashboard: links.dashboard },
+        { dedupeKey: `flow.input:${run.id}:${input.nodeId}` },
+      );
+      return {
+        object: 'flow_run',
+        id: run.id,
+        flow_id: run.flowId,
+        flow_name: run.flow.name,
+        flow_version: run.flowVersion,
+        status: 'waiting_input',
+        node: input.nodeId,
+        prompt: input.waiting.prompt,
+        expires_at: input.waiting.expires_at,
+        ...(input.waiting.screenshot !== undefined ? { screenshot: input.waiting.screenshot } : {}),
+        links,
+      };
+    },
+
+    async recordFlowRunWaiting(input: { flowRunId: string; waiting: boolean }): Promise<void> {
+      await flows.recordRunWaiting(input.flowRunId, input.waiting);
+    },
+  };
+}
+
+/** Where a waiting run is answered: the API route (POST `{ node, value }`) and the dashboard page. Relative to the service's address, like every event's links. */
+export function flowInputLinks(flowId: string, runId: string) {
+  return { self: `/flows/${flowId}/runs/${runId}`, input: `/flows/${flowId}/runs/${runId}/input`, dashboard: `/dashboard/flows/${flowId}/runs/${runId}` };
+}
 
 /**
  * A run's outputs as a webhook receives them: `{ flow, run, nodes: { <id>: { type, status,

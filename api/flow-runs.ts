@@ -22,6 +22,8 @@ const CANCEL_WAIT_MS = 10_000;
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
+export const FINISHED_RUN = FINISHED;
+
 export function createFlowRuns(deps: AppDeps) {
   const { db } = deps;
   const flows = createFlowStore(db);

@@ -12,8 +12,8 @@ export type FlowRunNodeRow = NonNullable<Awaited<ReturnType<Database['flowRunNod
 export type FlowRunStatus = FlowRunRow['status'];
 
 /** A run or node in one of these may still change; any other status is final. */
-const OPEN_RUN: FlowRunStatus[] = ['queued', 'running'];
-const OPEN_NODE = ['pending', 'running'];
+const OPEN_RUN: FlowRunStatus[] = ['queued', 'running', 'waiting_input'];
+const OPEN_NODE = ['pending', 'running', 'waiting_input'];
 
 /** A flow's content as saved (validated by the caller). */
 export interface FlowContent {
@@ -63,11 +63,19 @@ export function createFlowStore(db: Database) {
     // ------------------------------------------------------------ runs
     findRun: (id: string) => db.flowRun.findUnique({ where: { id } }),
     runOrThrow: (id: string) => db.flowRun.findUniqueOrThrow({ where: { id } }),
-    /** The flow's runs that may still change (queued or running). */
+    /** The flow's runs that may still change (queued, running or waiting for input). */
     liveRuns: (flowId: string) => db.flowRun.findMany({ where: { flowId, status: { in: OPEN_RUN } } }),
     listRuns: (flowId: string, page: { after: Prisma.FlowRunWhereInput; orderBy: Prisma.FlowRunOrderByWithRelationInput[]; take: number }) =>
       db.flowRun.findMany({ where: { flowId, ...page.after }, orderBy: page.orderBy, take: page.take }),
     runNodes: (runId: string) => db.flowRunNode.findMany({ where: { runId } }),
+    /** The account's runs waiting at an input node (flows not deleted), oldest first, with those nodes. */
+    waitingRuns: (userId: string, take: number) =>
+      db.flowRun.findMany({
+        where: { userId, status: 'waiting_input', flow: { deletedAt: null } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take,
+        include: { flow: { select: { name: true } }, nodes: { where: { status: 'waiting_input' } } },
+      }),
 
     /** The run and one pending row per node, together: a run is never half-recorded. */
     createRun: (run: NewFlowRun) =>
@@ -101,6 +109,17 @@ export function createFlowStore(db: Database) {
       });
     },
 
+    /**
+     * Between `running` and `waiting_input` while the run is open (an input node started or
+     * stopped waiting); `startedAt` stays the run's start. A finished run is never reopened.
+     */
+    async recordRunWaiting(flowRunId: string, waiting: boolean): Promise<void> {
+      await db.flowRun.updateMany({
+        where: { id: flowRunId, status: { in: waiting ? ['queued', 'running'] : ['waiting_input'] } },
+        data: { status: waiting ? 'waiting_input' : 'running' },
+      });
+    },
+
     // ------------------------------------------------------------ nodes
     /** Writes a node's state (when it starts and when it ends). A finished node is never reopened. */
     async recordNode(input: FlowNodeUpdate): Promise<void> {
@@ -112,6 +131,7 @@ export function createFlowStore(db: Database) {
         ...(input.output !== undefined ? { output: toJsonColumn(input.output) } : {}),
         ...(input.error !== undefined ? { error: toJsonColumn(input.error) } : {}),
         ...(input.items !== undefined ? { items: toJsonColumn(input.items) } : {}),
+        // `startedAt` is when the node started, not when it began to wait.
         ...(input.status === 'running' ? { startedAt: new Date() } : {}),
         ...(finished ? { finishedAt: new Date() } : {}),
       };

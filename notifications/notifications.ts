@@ -25,6 +25,7 @@ export type NotificationEvent =
   | { type: 'subscription.ended'; subscriptionId: string; planId: string }
   | { type: 'flow.run.succeeded'; flowId: string; runId: string; flowName?: string; credits?: number }
   | { type: 'flow.run.failed'; flowId: string; runId: string; flowName?: string; error?: string }
+  | { type: 'flow.input_required'; flowId: string; runId: string; flowName?: string; node: string; prompt: string; expiresAt: string; answer: string; dashboard: string }
   | { type: 'key.revoked'; apiKeyId: string; name: string | null };
 
 export type NotificationType = NotificationEvent['type'];
@@ -42,6 +43,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   'subscription.ended',
   'flow.run.succeeded',
   'flow.run.failed',
+  'flow.input_required',
   'key.revoked',
 ];
 
@@ -72,6 +74,8 @@ export function notificationTitle(event: NotificationEvent): string {
       return `Flow run finished${event.flowName ? `: ${event.flowName}` : ''}`;
     case 'flow.run.failed':
       return `Flow run failed${event.flowName ? `: ${event.flowName}` : ''}`;
+    case 'flow.input_required':
+      return `A flow run is waiting for your answer${event.flowName ? `: ${event.flowName}` : ''}: ${event.prompt.length > 120 ? `${event.prompt.slice(0, 117)}...` : event.prompt}`;
     case 'key.revoked':
       return `API key revoked${event.name ? `: ${event.name}` : ''}`;
   }

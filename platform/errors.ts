@@ -63,6 +63,7 @@ export const ERRORS = {
     description: 'An earlier request with this `Idempotency-Key` has not recorded its run yet (its process may have stopped): retry; nothing is started or charged twice.',
   },
   NOT_READY: { status: 503, retryable: true, description: 'The service is starting or degraded (readiness check).' },
+  INPUT_TIMEOUT: { status: 504, retryable: false, description: 'A flow\'s input node got no answer within its `timeout`: the node failed, its dependants were skipped, the run failed (docs/flows.md).' },
   TIMEOUT: { status: 504, retryable: true, description: 'The work did not finish within the time limit (50 s for a synchronous call); the run id is in the body.' },
 } as const satisfies Record<string, ErrorSpec>;
 

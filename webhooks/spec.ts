@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { absoluteHttpUrl } from '../platform/zod-messages';
 
-export const WEBHOOK_EVENT_TYPES = ['scrape.completed', 'scrape.failed', 'flow.run.completed', 'flow.run.failed', 'crawl.page', 'crawl.completed', 'crawl.failed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['scrape.completed', 'scrape.failed', 'flow.run.completed', 'flow.run.failed', 'flow.input_required', 'crawl.page', 'crawl.completed', 'crawl.failed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** A request's `metadata` is echoed in every event of the request: small on purpose. */

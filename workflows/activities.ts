@@ -19,6 +19,7 @@ import type {
   EchoOutput,
   EmittedWebhookEvents,
   FirstAttemptOutcome,
+  FlowInputWaiting,
   FlowNodeError,
   FlowNodeStatus,
   FlowRunStatus,
@@ -110,6 +111,10 @@ export interface Activities {
   flowNodeCredits(input: { flowRunId: string; nodeId: string }): Promise<number>;
   recordFlowNode(input: RecordFlowNodeInput): Promise<void>;
   recordFlowRun(input: { flowRunId: string; status: FlowRunStatus; error?: FlowNodeError }): Promise<void>;
+  /** An input node starts waiting: node and run `waiting_input`, the account notified; answers the flow.input_required event's data. */
+  recordFlowInputRequired(input: { flowRunId: string; nodeId: string; waiting: FlowInputWaiting }): Promise<Record<string, unknown>>;
+  /** The run's last waiting input node stopped waiting (`running` again; a finished run stays finished). */
+  recordFlowRunWaiting(input: { flowRunId: string; waiting: boolean }): Promise<void>;
   postFlowWebhook(input: { flowRunId: string; nodeId: string; url: string }): Promise<{ status: number; attempts: number }>;
 
   // Crawls and batch scrapes (activities/crawl.ts).

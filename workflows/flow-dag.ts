@@ -78,7 +78,7 @@ export function isInt(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options']);
+const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'formats']);
 
 /**
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is

@@ -6,15 +6,17 @@
 import type { ErrorCode } from '../platform/errors';
 import type { WebhookSpec } from '../webhooks/spec';
 
-export type FlowNodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
-export type FlowRunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** `waiting_input`: an input node waiting for a person's answer (workflows/flow-nodes/input.ts). */
+export type FlowNodeStatus = 'pending' | 'running' | 'waiting_input' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+/** `waiting_input`: at least one of the run's input nodes is waiting for an answer, and nothing else is running. */
+export type FlowRunStatus = 'queued' | 'running' | 'waiting_input' | 'succeeded' | 'failed' | 'cancelled';
 
 /**
  * The flow node types, declared once. Each is a file in workflows/flow-nodes/ and a line in the
  * two registries typed over these names (FLOW_NODE_KINDS there, FLOW_NODE_PRICING in
  * api/schemas/flow-nodes.ts).
  */
-export const FLOW_NODE_TYPES = ['scrape', 'foreach', 'delay', 'webhook'] as const;
+export const FLOW_NODE_TYPES = ['scrape', 'foreach', 'delay', 'webhook', 'input'] as const;
 export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
 
 export interface FlowNodeDefinition {
@@ -53,6 +55,8 @@ export interface FlowNodeState {
   output?: unknown;
   error?: FlowNodeError;
   items?: ForeachSummary;
+  /** An input node while it waits: what it asks (and the screenshot it shows). */
+  waiting?: FlowInputWaiting;
 }
 
 export interface FlowRunState {
@@ -72,6 +76,8 @@ export interface FlowScrapeOutput {
   /** The document when the request had no selectors, up to FLOW_HTML_OUTPUT_LIMIT characters. */
   html?: string;
   html_truncated?: boolean;
+  /** The page's screenshot when the request asked for one (`formats`): its reference `{ url, width, height, bytes }`, never the PNG. */
+  screenshot?: unknown;
 }
 
 /** Characters of a selector-less scrape's HTML carried into the flow (its history and placeholders). */
@@ -125,3 +131,27 @@ export interface FlowScrapeInput {
   request: Record<string, unknown>;
   browserQueue: string;
 }
+
+/** What an input node shows while it waits (flow_run_node.output until it is answered). */
+export interface FlowInputWaiting {
+  prompt: string;
+  /** When the node stops waiting and fails with INPUT_TIMEOUT (ISO time). */
+  expires_at: string;
+  /** The screenshot of the page the node's needed scrape left (`screenshot: true`), as that scrape stored it. */
+  screenshot?: unknown;
+}
+
+/** The answer to an input node: `POST /flows/:id/runs/:runId/input` carries it to the run as the `flowInput` Update. */
+export interface FlowInputAnswer {
+  node: string;
+  value: string;
+}
+
+/** An input node waits this long by default, and at least / at most these (its `timeout`, in seconds). */
+export const INPUT_TIMEOUT_DEFAULT_S = 86_400;
+export const INPUT_TIMEOUT_MIN_S = 1;
+export const INPUT_TIMEOUT_MAX_S = 7 * 86_400;
+/** An answer's `value` is a string of at most this many characters (a code, a choice, a line of text). */
+export const INPUT_VALUE_MAX_CHARS = 10_000;
+/** A prompt's length bound. */
+export const INPUT_PROMPT_MAX_CHARS = 2_000;

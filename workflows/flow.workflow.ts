@@ -7,7 +7,9 @@
  *             with bounded parallelism; it continues as new every FOREACH_ITEMS_PER_EXECUTION
  *             items, so a list of thousands never grows one history past a few thousand events;
  *   delay   - a durable timer;
- *   webhook - an activity POSTing the run's outputs (through the engine's SSRF guard).
+ *   webhook - an activity POSTing the run's outputs (through the engine's SSRF guard);
+ *   input   - waits for a person's answer (the `flowInput` Update) or its timeout: a condition
+ *             with a timer, so a waiting run holds no worker slot and spends nothing.
  * The run's state answers the `flowRunState` query and is written to PostgreSQL when each node
  * starts and ends. Cancelling the workflow cancels what is in flight, records the cancellation
  * and refunds nothing already spent.
@@ -16,10 +18,13 @@ import {
   ApplicationFailure,
   CancellationScope,
   ParentClosePolicy,
+  condition,
   continueAsNew,
   defineQuery,
+  defineUpdate,
   executeChild,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -31,6 +36,8 @@ import { NON_RETRYABLE_CODES } from '../platform/errors';
 import {
   FOREACH_ITEMS_PER_EXECUTION,
   MAX_REPORTED_ITEM_FAILURES,
+  type FlowInputAnswer,
+  type FlowInputWaiting,
   type FlowNodeDefinition,
   type FlowNodeError,
   type FlowNodeState,
@@ -49,6 +56,20 @@ import { emitWebhookEvents } from './webhook.workflow';
 import type { ResolveScope } from './flow-nodes/kind';
 
 export const flowRunStateQuery = defineQuery<FlowRunState>('flowRunState');
+/**
+ * The answer to a waiting input node (docs/flows.md, "The input node"). An Update rather than a
+ * Signal: its validator refuses an answer for a node that is not waiting (never started, already
+ * answered, timed out, or no such node), and the caller learns it (409) instead of the answer
+ * vanishing; a refused answer leaves nothing in the history.
+ */
+export const flowInputUpdate = defineUpdate<{ node: string; accepted: true }, [FlowInputAnswer]>('flowInput');
+
+/**
+ * Input nodes (`workflows/flow-nodes/input.ts`): the type is new in this version. A run recorded by
+ * workers without it failed such a node as an unknown type; replaying it must do the same.
+ */
+export const FLOW_INPUT_PATCH = 'flow-input-v1';
+
 export const foreachProgressQuery = defineQuery<ForeachSummary & { nextIndex: number; inFlight: number }>('foreachProgress');
 
 /** Bookkeeping against PostgreSQL: short, retried until the database answers. */
@@ -108,6 +129,81 @@ function render<T>(value: T, outputs: Record<string, unknown>, scope: ResolveSco
   }
 }
 
+/**
+ * The run's input nodes (workflows/flow-nodes/input.ts): the `flowInput` Update's handler, and each
+ * node's wait, recorded and announced, then a condition with a timer (no activity).
+ */
+function inputWaits(input: FlowWorkflowInput, state: FlowRunState, outputs: Record<string, unknown>) {
+  // Input nodes waiting for an answer, by node id (`answer` set by the flowInput Update).
+  const waitingInputs = new Map<string, { answer?: string }>();
+  setHandler(
+    flowInputUpdate,
+    // Synchronous: the answer is taken before the next Update's validator runs, so a second answer
+    // in the same activation is refused too. Validators do not run on replay; this handler does.
+    ({ node, value }: FlowInputAnswer) => {
+      const slot = waitingInputs.get(node);
+      if (!slot || slot.answer !== undefined) throw ApplicationFailure.nonRetryable(`node "${node}" is not waiting for input`, 'CONFLICT');
+      slot.answer = value;
+      return { node, accepted: true as const };
+    },
+    {
+      validator: (answer: FlowInputAnswer | undefined) => {
+        const slot = answer && typeof answer.node === 'string' ? waitingInputs.get(answer.node) : undefined;
+        if (!slot || slot.answer !== undefined) throw new Error(`node "${String(answer?.node)}" is not waiting for input`);
+        if (typeof answer?.value !== 'string') throw new Error('value must be a string');
+      },
+    },
+  );
+
+  /** The screenshot a needed node's scrape took (the first need that has one). */
+  function screenshotOfNeeds(node: FlowNodeDefinition): unknown {
+    for (const need of node.needs) {
+      const shot = (outputs[need] as { screenshot?: unknown } | undefined)?.screenshot;
+      if (shot !== undefined) return shot;
+    }
+    return undefined;
+  }
+
+  async function waitFor(node: FlowNodeDefinition, ask: { prompt: string; timeoutMs: number; screenshot: boolean }) {
+    const screenshot = ask.screenshot ? screenshotOfNeeds(node) : undefined;
+    const waiting: FlowInputWaiting = {
+      prompt: ask.prompt,
+      expires_at: new Date(Date.now() + ask.timeoutMs).toISOString(),
+      ...(screenshot !== undefined ? { screenshot } : {}),
+    };
+    const slot: { answer?: string } = {};
+    waitingInputs.set(node.id, slot);
+    state.nodes[node.id] = { ...state.nodes[node.id]!, status: 'waiting_input', waiting };
+    state.status = 'waiting_input';
+    const event = await bookkeeping.recordFlowInputRequired({ flowRunId: input.flowRunId, nodeId: node.id, waiting });
+    // flow.input_required (docs/webhooks.md): the run's own webhook and the account's endpoints.
+    await emitWebhookEvents([
+      {
+        kind: 'custom',
+        userId: input.userId,
+        type: 'flow.input_required',
+        subject: `flow_input:${input.flowRunId}:${node.id}`,
+        data: event,
+        ...(input.events?.webhook ? { webhook: input.events.webhook } : {}),
+      },
+    ]);
+    let answered: boolean;
+    try {
+      answered = await condition(() => slot.answer !== undefined, ask.timeoutMs);
+    } finally {
+      // From here on an answer for this node is refused (the validator finds no slot).
+      waitingInputs.delete(node.id);
+      const { waiting: _shown, ...rest } = state.nodes[node.id]!;
+      state.nodes[node.id] = { ...rest, status: 'running' };
+      if (waitingInputs.size === 0 && state.status === 'waiting_input') state.status = 'running';
+    }
+    if (waitingInputs.size === 0) await bookkeeping.recordFlowRunWaiting({ flowRunId: input.flowRunId, waiting: false });
+    return answered ? { answered: true as const, value: slot.answer! } : { answered: false as const };
+  }
+
+  return { waitFor };
+}
+
 export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkflowOutput> {
   const state: FlowRunState = { status: 'running', nodes: {} };
   for (const node of input.nodes) state.nodes[node.id] = { status: 'pending', attempts: 0, credits: 0 };
@@ -115,6 +211,7 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
 
   const outputs: Record<string, unknown> = {};
   const flowRunWorkflowId = workflowInfo().workflowId;
+  const inputs = inputWaits(input, state, outputs);
 
   const finishNode = async (id: string, patch: Partial<FlowNodeState> & Pick<FlowNodeState, 'status'>) => {
     const node = { ...state.nodes[id]!, ...patch };
@@ -168,12 +265,13 @@ export async function flowWorkflow(input: FlowWorkflowInput): Promise<FlowWorkfl
       }),
     credits: () => bookkeeping.flowNodeCredits({ flowRunId: input.flowRunId, nodeId: node.id }),
     postWebhook: (url) => webhook.postFlowWebhook({ flowRunId: input.flowRunId, nodeId: node.id, url }),
+    waitForInput: (ask) => inputs.waitFor(node, ask),
   });
 
   async function runNode(node: FlowNodeDefinition): Promise<boolean> {
     state.nodes[node.id]!.status = 'running';
     await bookkeeping.recordFlowNode({ flowRunId: input.flowRunId, nodeId: node.id, status: 'running' });
-    const kind: FlowNodeKind | undefined = FLOW_NODE_KINDS[node.type];
+    const kind: FlowNodeKind | undefined = node.type === 'input' && !patched(FLOW_INPUT_PATCH) ? undefined : FLOW_NODE_KINDS[node.type];
     if (!kind) return failNode(node.id, { code: 'BAD_REQUEST', message: `unknown node type ${String(node.type)}` });
     try {
       return await kind.run(node, contextOf(node));

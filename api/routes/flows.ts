@@ -9,14 +9,16 @@ import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { createIdempotencyStore, idempotentRequest, runIdempotent } from '../idempotency';
-import { type Route, mountRoutes, parsedBy, reply, route } from '../route-table';
+import { type Route, badRequest, mountRoutes, parsedBy, reply, route } from '../route-table';
 import { parseOrUnprocessable } from '../../platform/validate';
 import { webhookSpecSchema } from '../../webhooks/spec';
 import { apiWebhooks } from '../webhooks';
 import { NEWEST_FIRST, afterCursor, decodeCursor, page } from './pagination';
 import { flowBodySchema, flowPatchSchema, listRunsQuery, parseFlow, startRunQuery } from '../schemas/flows';
-import { flowRunSchema, flowRunSummarySchema, flowSchema, pageOf } from '../schemas/responses';
+import { flowInputAcceptedSchema, flowRunSchema, flowRunSummarySchema, flowSchema, pageOf, waitingFlowRunSchema } from '../schemas/responses';
+import { INPUT_VALUE_MAX_CHARS } from '../../workflows/definitions';
 import { type FlowRuns, createFlowRuns } from '../flow-runs';
+import { createFlowInputs } from '../flow-inputs';
 import { flowBody, runSummary } from '../flow-bodies';
 import type { AppDeps } from '../deps';
 
@@ -31,6 +33,12 @@ const FLOW_EXAMPLE = {
 export function flowRoutes(deps: AppDeps): Router {
   return mountRoutes(Router(), deps, flowRouteTable(deps));
 }
+
+/** POST /flows/:id/runs/:runId/input: the answer to an input node (docs/flows.md, "The input node"). */
+const inputAnswerBody = z.strictObject({
+  node: z.string().min(1).max(64),
+  value: z.string().max(INPUT_VALUE_MAX_CHARS),
+});
 
 /** POST /flows/:id/runs: an optional body with the run's own webhook. */
 const startRunBody = z.strictObject({ webhook: webhookSpecSchema.optional() });
@@ -49,7 +57,7 @@ function flowDefinitionRoutes(flowRuns: FlowRuns): Route[] {
       path: '/flows',
       credential: 'either',
       tag: 'flows',
-      summary: 'Create a flow (a DAG of scrape, foreach, delay and webhook nodes), validated as a whole',
+      summary: 'Create a flow (a DAG of scrape, foreach, delay, webhook and input nodes), validated as a whole',
       body: parsedBy(flowBodySchema, (body) => parseFlow(body), FLOW_EXAMPLE),
       responses: { 201: flowSchema },
       errors: ['VALIDATION_FAILED'],
@@ -120,6 +128,7 @@ function flowDefinitionRoutes(flowRuns: FlowRuns): Route[] {
 function flowRunRoutes(deps: AppDeps, flowRuns: FlowRuns): Route[] {
   const { flows, answerRun } = flowRuns;
   const idempotency = createIdempotencyStore(deps.sql);
+  const inputs = createFlowInputs(deps, flowRuns);
   return [
     route({
       method: 'post',
@@ -186,6 +195,28 @@ function flowRunRoutes(deps: AppDeps, flowRuns: FlowRuns): Route[] {
       responses: { 200: flowRunSchema, 202: flowRunSchema },
       errors: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
       handler: ({ auth, params }) => flowRuns.cancelRun(auth.userId, params),
+    }),
+    route({
+      method: 'post',
+      path: '/flows/:id/runs/:runId/input',
+      params: ['id', 'runId'],
+      credential: 'either',
+      tag: 'flows',
+      summary: 'Answer an input node that is waiting: its value becomes {{ nodes.<node>.value }} and the run goes on (409 when the node is not waiting)',
+      body: badRequest(inputAnswerBody, { node: 'code', value: '123456' }),
+      responses: { 200: flowInputAcceptedSchema },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'BAD_REQUEST', 'DEPENDENCY_UNAVAILABLE'],
+      handler: ({ auth, params, body }) => inputs.answerInput(auth.userId, params, body),
+    }),
+    route({
+      method: 'get',
+      path: '/flows/runs/waiting',
+      credential: 'either',
+      tag: 'flows',
+      summary: "The account's runs waiting at an input node (oldest first, at most 100), with each waiting node's prompt",
+      responses: { 200: z.object({ runs: z.array(waitingFlowRunSchema) }) },
+      errors: [],
+      handler: ({ auth }) => inputs.waitingRuns(auth.userId),
     }),
   ];
 }

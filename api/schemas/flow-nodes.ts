@@ -25,4 +25,6 @@ export const FLOW_NODE_PRICING = {
   foreach: { minimumCost: () => 0, spends: 'the price of each scrape its items run' },
   delay: { minimumCost: () => 0, spends: 'nothing' },
   webhook: { minimumCost: () => 0, spends: 'nothing' },
+  // Waiting is a timer in the run's workflow: no activity, no worker slot.
+  input: { minimumCost: () => 0, spends: 'nothing, however long it waits' },
 } satisfies Record<FlowNodeType, FlowNodePricing>;

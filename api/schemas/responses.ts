@@ -74,7 +74,7 @@ export const flowRunSummarySchema = z
     id: z.string(),
     flowId: z.string(),
     flowVersion: z.int(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    status: z.enum(['queued', 'running', 'waiting_input', 'succeeded', 'failed', 'cancelled']),
     error: z.unknown(),
     workflowId: z.string(),
     createdAt: time,
@@ -90,6 +90,19 @@ export const flowRunSchema = flowRunSummarySchema
     nodes: z.array(z.looseObject({ id: z.string(), type: z.string(), status: z.string(), attempts: z.int(), credits: z.int() })),
   })
   .meta({ id: 'FlowRun' });
+
+/** An answer to an input node, taken by the run. */
+export const flowInputAcceptedSchema = z
+  .object({ id: z.string(), node: z.string(), accepted: z.literal(true), links: z.object({ self: z.string(), cancel: z.string() }) })
+  .meta({ id: 'FlowInputAccepted' });
+
+/** A run waiting at one or more input nodes, with what each asks. */
+export const waitingFlowRunSchema = flowRunSummarySchema
+  .extend({
+    flowName: z.string(),
+    waiting: z.array(z.looseObject({ node: z.string(), prompt: z.string(), expires_at: z.string(), answer: z.string() })),
+  })
+  .meta({ id: 'WaitingFlowRun' });
 
 export const templateSchema = z
   .object({

@@ -5,6 +5,7 @@
 import type { FlowNodeType } from '../definitions';
 import { delayNode } from './delay';
 import { foreachNode } from './foreach';
+import { inputNode } from './input';
 import type { FlowNodeKind } from './kind';
 import { scrapeNode } from './scrape';
 import { webhookNode } from './webhook';
@@ -14,6 +15,7 @@ export const FLOW_NODE_KINDS = {
   foreach: foreachNode,
   delay: delayNode,
   webhook: webhookNode,
+  input: inputNode,
 } satisfies Record<FlowNodeType, FlowNodeKind>;
 
 export type { FlowNodeKind, NodeRunContext, Rendered, ScrapeOutcome } from './kind';

@@ -44,6 +44,11 @@ export interface NodeRunContext {
   credits(): Promise<number>;
   /** POSTs the run's outputs to a URL (retried, through the SSRF guard). */
   postWebhook(url: string): Promise<{ status: number; attempts: number }>;
+  /**
+   * Shows the node as waiting for a person (`waiting_input`, flow.input_required) and waits for
+   * the answer (the `flowInput` Update) or the timeout, whichever comes first.
+   */
+  waitForInput(ask: { prompt: string; timeoutMs: number; screenshot: boolean }): Promise<{ answered: true; value: string } | { answered: false }>;
 }
 
 export interface FlowNodeKind {
