@@ -43,6 +43,7 @@ export const ERRORS = {
   VALIDATION_FAILED: { status: 422, retryable: false, description: 'Validation failed; `message` lists every failed item.' },
   PLACEHOLDER: { status: 422, retryable: false, description: 'A flow node\'s `{{…}}` placeholder names no output, or its value does not fit.' },
   NOT_A_LIST: { status: 422, retryable: false, description: 'A foreach node\'s `from` did not resolve to a list.' },
+  ACTION_FAILED: { status: 422, retryable: false, description: 'A browser action could not be carried out on the page (a selector that never matched, a script that threw or returned too much); the message names the action\'s index and type. Not retried, refunded.' },
   RATE_LIMITED: { status: 429, retryable: true, description: 'Too many requests for the account or key; retry after `Retry-After` seconds.' },
   INTERNAL: { status: 500, retryable: true, description: 'Unexpected server error (the details are in the service\'s log only).' },
   SCRAPE_FAILED: { status: 502, retryable: true, description: 'The target could not be fetched or rendered (network error, navigation error, crash).' },

@@ -23,6 +23,10 @@ export interface EngineSupport {
   wait_for: boolean;
   /** `formats` naming `screenshot` or `screenshot@fullPage`. */
   screenshot: boolean;
+  /** `actions` (docs/scraping.md "Actions"). */
+  actions: boolean;
+  /** `mobile: true` (a phone's viewport, user agent and touch). */
+  mobile: boolean;
 }
 
 export interface EngineSpec {
@@ -50,13 +54,13 @@ export const SCRAPE_ENGINES = {
     price: 1,
     placement: 'with-workflow',
     activity: 'fetchPage',
-    supports: { post: true, capture_network: false, fill_form: false, wait_for: false, screenshot: false },
+    supports: { post: true, capture_network: false, fill_form: false, wait_for: false, screenshot: false, actions: false, mobile: false },
   },
   browser: {
     price: 5,
     placement: 'own-queue',
     activity: 'renderPage',
-    supports: { post: false, capture_network: true, fill_form: true, wait_for: true, screenshot: true },
+    supports: { post: false, capture_network: true, fill_form: true, wait_for: true, screenshot: true, actions: true, mobile: true },
     postHint: 'use fill_form to submit a form',
   },
 } as const satisfies Record<ScrapeMode, EngineSpec>;
@@ -71,6 +75,9 @@ export const CAPTURE_NETWORK_PRICE = 1;
 
 /** What a screenshot (`formats` naming `screenshot` or `screenshot@fullPage`) adds; the other formats cost nothing more. */
 export const SCREENSHOT_PRICE = 1;
+
+/** What each `screenshot` action adds (as a screenshot format does); the other actions cost nothing more. */
+export const ACTION_SCREENSHOT_PRICE = SCREENSHOT_PRICE;
 
 /** `screenshot` or `screenshot@fullPage` (a request's `formats` entry). */
 export function isScreenshotFormat(format: unknown): boolean {
@@ -97,12 +104,14 @@ export function modesSupporting(field: keyof EngineSupport): ScrapeMode[] {
 
 /**
  * A scrape's price: its engine's, plus CAPTURE_NETWORK_PRICE with `capture_network`, plus
- * SCREENSHOT_PRICE with a screenshot format (docs/scraping.md "Price list").
+ * SCREENSHOT_PRICE with a screenshot format, plus ACTION_SCREENSHOT_PRICE per `screenshot` action
+ * (docs/scraping.md "Price list").
  */
-export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean; formats?: readonly unknown[] }): number {
+export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean; formats?: readonly unknown[]; actions?: ReadonlyArray<{ type?: unknown }> }): number {
   return (
     SCRAPE_ENGINES[request.mode].price +
     (request.capture_network ? CAPTURE_NETWORK_PRICE : 0) +
-    (request.formats?.some(isScreenshotFormat) ? SCREENSHOT_PRICE : 0)
+    (request.formats?.some(isScreenshotFormat) ? SCREENSHOT_PRICE : 0) +
+    (request.actions ?? []).filter((action) => action?.type === 'screenshot').length * ACTION_SCREENSHOT_PRICE
   );
 }

@@ -20,6 +20,8 @@ import { webhookSpecSchema } from '../webhooks/spec';
 import { type EngineSpec, type EngineSupport, SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode, isScreenshotFormat, modesSupporting } from './engines';
 import { OUTPUT_FORMATS } from './types';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
+import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
+import { attemptTimeoutMs } from './attempt-budget';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
@@ -103,6 +105,10 @@ export const scrapeRequestSchema = z.strictObject({
   cookies: z.array(requestCookieSchema).max(MAX_REQUEST_COOKIES).optional(),
   // A stored session to start from and, with save, to write back (docs/scraping.md "Sessions").
   session: scrapeSessionSchema.optional(),
+  // Browser actions (docs/scraping.md "Actions"): run in order after the page loaded, before it is read.
+  actions: actionsSchema.optional(),
+  // browser only: a phone's viewport, user agent and touch (docs/scraping.md "Mobile").
+  mobile: z.boolean().optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -117,7 +123,7 @@ export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 export type ScrapeRequestInput = z.input<typeof scrapeRequestSchema>;
 
 /** The request fields an engine may not support (besides POST), named as in EngineSupport. */
-const ENGINE_FIELDS = ['capture_network', 'fill_form', 'wait_for'] as const satisfies ReadonlyArray<keyof EngineSupport>;
+const ENGINE_FIELDS = ['capture_network', 'fill_form', 'wait_for', 'actions', 'mobile'] as const satisfies ReadonlyArray<keyof EngineSupport>;
 
 /**
  * Rules between fields: what the mode's engine supports, `body` only with POST, header names
@@ -136,13 +142,22 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
       problems.push({ path: ['method'], message: `POST is not supported in ${mode} mode${engine.postHint ? ` (${engine.postHint})` : ''}` });
     }
     for (const field of ENGINE_FIELDS) {
-      const given = field === 'capture_network' ? raw[field] === true : raw[field] !== undefined;
+      const given = field === 'capture_network' || field === 'mobile' ? raw[field] === true : raw[field] !== undefined;
       if (given && !engine.supports[field]) problems.push({ path: [field], message: `is only available in ${modesSupporting(field).join(' or ')} mode` });
     }
     const screenshot = Array.isArray(raw.formats) ? (raw.formats as unknown[]).find((f): f is string => isScreenshotFormat(f)) : undefined;
     if (screenshot !== undefined && !engine.supports.screenshot) {
       problems.push({ path: ['formats'], message: `"${screenshot}" is only available in ${modesSupporting('screenshot').join(' or ')} mode` });
     }
+  }
+  if (Array.isArray(raw.actions)) {
+    const waits = totalWaitMs(raw.actions as Array<{ type?: unknown; milliseconds?: unknown }>);
+    const options = (raw.options ?? {}) as { retry_count?: unknown; timeout_ms?: unknown };
+    const budget = attemptTimeoutMs({
+      retry_count: typeof options.retry_count === 'number' ? options.retry_count : 2,
+      timeout_ms: typeof options.timeout_ms === 'number' ? options.timeout_ms : undefined,
+    });
+    if (waits >= budget) problems.push({ path: ['actions'], message: `waits add up to ${waits} ms, more than one attempt's time budget of ${budget} ms (options.timeout_ms, or its default for the retry_count)` });
   }
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
   if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });
@@ -180,6 +195,7 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
     for (const field of Object.keys(req.fill_form.fields)) assertValidCss(field, 'fill_form field selector');
     if (req.fill_form.submit !== undefined) assertValidCss(req.fill_form.submit, 'fill_form.submit selector');
   }
+  for (const { where, selector } of actionSelectors(req.actions ?? [])) assertValidCss(selector, where);
   return req;
 }
 
@@ -192,7 +208,7 @@ export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'actions' | 'mobile' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;

@@ -30,6 +30,11 @@ const engineOutputs: ScrapeOutputTypes = {
   screenshot: { png: new Uint8Array([137, 80, 78, 71]), width: 1280, height: 720 },
   headers: { 'content-type': 'text/html' },
   network: [{ url: 'http://127.0.0.1/page', method: 'GET', status: 200, resource_type: 'document', request_headers: {}, response_headers: {} }],
+  actions: {
+    screenshots: [{ png: new Uint8Array([137, 80, 78, 71, 13]), width: 1366, height: 900 }],
+    scrapes: [{ url: 'http://127.0.0.1/page', html: '<html></html>' }],
+    javascriptReturns: [{ type: 'number', value: 42 }],
+  },
 };
 
 const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'http://127.0.0.1/page', status: 200, mode: 'browser', elapsed_ms: 12, ...engineOutputs };
@@ -37,7 +42,12 @@ const engineResult: ScrapeResult = { url: 'http://127.0.0.1/page', final_url: 'h
 /** storedResult's one collaborator: where the screenshot's PNG goes. */
 function depsKeepingScreenshots() {
   const saved: Array<{ runId: string; bytes: number }> = [];
-  const deps = { runs: { saveScreenshot: (runId: string, png: Uint8Array) => Promise.resolve(void saved.push({ runId, bytes: png.byteLength })) } } as unknown as ScrapeActivityDeps;
+  const deps = {
+    runs: {
+      saveScreenshot: (runId: string, png: Uint8Array) => Promise.resolve(void saved.push({ runId, bytes: png.byteLength })),
+      saveActionScreenshots: (runId: string, shots: Array<{ png: Uint8Array }>) => Promise.resolve(void shots.forEach((shot) => saved.push({ runId, bytes: shot.png.byteLength }))),
+    },
+  } as unknown as ScrapeActivityDeps;
   return { deps, saved };
 }
 
@@ -53,9 +63,15 @@ describe('the scrape result, declared once (scrape/result.ts)', () => {
   it('stores every field an engine gives (the screenshot as its reference), and the run answers each one', async () => {
     const { deps, saved } = depsKeepingScreenshots();
     const stored = await storedResult(deps, 'run-1', engineResult);
-    expect(saved).toEqual([{ runId: 'run-1', bytes: 4 }]);
+    expect(saved).toEqual([{ runId: 'run-1', bytes: 4 }, { runId: 'run-1', bytes: 5 }]);
     for (const field of SCRAPE_OUTPUT_FIELDS) expect(stored[field]).toBeDefined();
     expect(stored.screenshot).toEqual({ url: '/webhook/runs/run-1/screenshot', width: 1280, height: 720, bytes: 4 });
+    // The actions' screenshots as references too: never a PNG in the stored result.
+    expect(stored.actions).toEqual({
+      screenshots: [{ url: '/webhook/runs/run-1/actions/screenshots/0', width: 1366, height: 900, bytes: 5 }],
+      scrapes: [{ url: 'http://127.0.0.1/page', html: '<html></html>' }],
+      javascriptReturns: [{ type: 'number', value: 42 }],
+    });
 
     // Through PostgreSQL's JSON, as GET /webhook/runs/:id reads it back.
     const result = JSON.parse(JSON.stringify(stored)) as StoredResult;

@@ -47,6 +47,14 @@ export const scrapeOutputSchema = z.object({
   screenshot: z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() }).optional(),
   headers: z.record(z.string(), z.unknown()),
   network: z.array(z.unknown()).optional(),
+  // Browser `actions` (docs/scraping.md "Actions"): screenshots as references (served to the run's owner), page snapshots, script returns.
+  actions: z
+    .object({
+      screenshots: z.array(z.object({ url: z.string(), width: z.int(), height: z.int(), bytes: z.int() })),
+      scrapes: z.array(z.object({ url: z.string(), html: z.string() })),
+      javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })),
+    })
+    .optional(),
 });
 
 /** The name of each output field. */

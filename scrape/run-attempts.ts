@@ -77,6 +77,22 @@ export function runAttemptStatements(sql: RunSql) {
       );
     },
 
+    /**
+     * Stores the PNGs of a run's `screenshot` actions, numbered from 0, before its result names
+     * them; a later attempt's replace an earlier one's (its extra ones are removed). Nothing when
+     * the run has finished.
+     */
+    async saveActionScreenshots(runId: string, shots: ReadonlyArray<{ png: Uint8Array; width: number; height: number }>): Promise<void> {
+      await sql.query(`DELETE FROM scrape_action_screenshot WHERE "runId" = $1 AND idx >= $2`, [runId, shots.length]);
+      for (const [index, shot] of shots.entries()) {
+        await sql.query(
+          `INSERT INTO scrape_action_screenshot ("runId", idx, png, width, height) SELECT $1, $2, $3, $4, $5 FROM scrape_run WHERE id = $1 AND status IN ${LIVE}
+           ON CONFLICT ("runId", idx) DO UPDATE SET png = EXCLUDED.png, width = EXCLUDED.width, height = EXCLUDED.height, "createdAt" = now()`,
+          [runId, index, Buffer.from(shot.png.buffer, shot.png.byteOffset, shot.png.byteLength), shot.width, shot.height],
+        );
+      }
+    },
+
     /** Records a success with its result; false when the run had already finished. */
     async succeed(runId: string, result: StoredResult, elapsedMs: number): Promise<boolean> {
       const rows = await sql.query(

@@ -113,7 +113,21 @@ export interface ScrapeOutputTypes {
   headers: Record<string, string>;
   /** Browser mode with `capture_network` only. */
   network: NetworkEntry[];
+  /** Browser mode with `actions`: the screenshots' PNGs (stored by the activity), snapshots, script returns. */
+  actions: ActionOutputs;
 }
+
+/** What a request's `actions` produced, in the order they ran (docs/scraping.md "Actions"). */
+export interface ActionOutputs {
+  screenshots: Array<{ png: Uint8Array; width: number; height: number }>;
+  /** One per `scrape` action: the page's URL and HTML at that point. */
+  scrapes: Array<{ url: string; html: string }>;
+  /** One per `executeJavascript` action: `typeof` its value ("null" for null) and the value, as JSON gave it. */
+  javascriptReturns: Array<{ type: string; value: unknown }>;
+}
+
+/** `actions` as stored and answered: each screenshot as a reference, its PNG served at `url`. */
+export type StoredActionOutputs = NonNullable<DeclaredOutputs['actions']>;
 
 type Assert<T extends true> = T;
 type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
@@ -154,7 +168,7 @@ export type BlockableResourceType = (typeof BLOCKABLE_RESOURCE_TYPES)[number];
  * The stored result of a successful scrape (scrape_run.result; GET /webhook/runs/:id shows it):
  * where it ended and every output field, the screenshot as its reference.
  */
-export type StoredResult = Pick<ScrapeResult, 'final_url' | 'status'> & Omit<ScrapeOutputs, 'screenshot'> & { screenshot?: ScreenshotRef };
+export type StoredResult = Pick<ScrapeResult, 'final_url' | 'status'> & Omit<ScrapeOutputs, 'screenshot' | 'actions'> & { screenshot?: ScreenshotRef; actions?: StoredActionOutputs };
 
 /** Per-call options shared by both engines' `scrape(req, opts)`. */
 export interface ScrapeCallOptions {

@@ -134,14 +134,28 @@ async function startAttempt(
  * them; the screenshot's PNG in scrape_screenshot and its reference in the result.
  */
 export async function storedResult(deps: ScrapeActivityDeps, runId: string, result: ScrapeResult): Promise<StoredResult> {
-  const { final_url, status, headers, screenshot } = result;
+  const { final_url, status, headers, screenshot, actions } = result;
   const stored: StoredResult = { final_url, status, headers };
-  for (const field of SCRAPE_OUTPUT_FIELDS) if (field !== 'screenshot') Object.assign(stored, { [field]: result[field] });
+  for (const field of SCRAPE_OUTPUT_FIELDS) if (field !== 'screenshot' && field !== 'actions') Object.assign(stored, { [field]: result[field] });
   if (screenshot) {
     await deps.runs.saveScreenshot(runId, screenshot.png, screenshot.width, screenshot.height);
     stored.screenshot = { url: `/webhook/runs/${runId}/screenshot`, width: screenshot.width, height: screenshot.height, bytes: screenshot.png.byteLength };
   }
+  if (actions) {
+    // The `screenshot` actions' PNGs go to scrape_action_screenshot, numbered from 0 in the order they were taken.
+    await deps.runs.saveActionScreenshots(runId, actions.screenshots);
+    stored.actions = {
+      screenshots: actions.screenshots.map((shot, index) => ({ url: actionScreenshotPath(runId, index), width: shot.width, height: shot.height, bytes: shot.png.byteLength })),
+      scrapes: actions.scrapes,
+      javascriptReturns: actions.javascriptReturns,
+    };
+  }
   return stored;
+}
+
+/** Where the PNG of a run's `index`-th `screenshot` action is served (api/routes/scrape.ts). */
+export function actionScreenshotPath(runId: string, index: number): string {
+  return `/webhook/runs/${runId}/actions/screenshots/${index}`;
 }
 
 /** A run found finished when an attempt was about to start: its outcome, never a second scrape. */

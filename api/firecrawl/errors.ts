@@ -77,6 +77,9 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'TARGET_ERROR':
     case 'RESPONSE_TOO_LARGE':
       return { status: 500, code: code === 'TARGET_ERROR' ? 'SCRAPE_SITE_ERROR' : 'SCRAPE_ALL_ENGINES_FAILED' };
+    case 'ACTION_FAILED':
+      // An action that cannot be carried out fails the same way again: not a 502 (the status the SDKs retry).
+      return { status: 500, code: 'SCRAPE_ACTION_ERROR' };
     case 'BROWSER_UNAVAILABLE':
     case 'DEPENDENCY_UNAVAILABLE':
     case 'NOT_READY':

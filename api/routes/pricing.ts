@@ -4,7 +4,7 @@
  * a map), so what it says is what the 402 check and the debit use (docs/scraping.md "Price list").
  */
 import { z } from 'zod';
-import { CAPTURE_NETWORK_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
+import { ACTION_SCREENSHOT_PRICE, CAPTURE_NETWORK_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
 import { MAP_PRICE } from '../../crawl/map-request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
@@ -15,7 +15,9 @@ const priceListSchema = z.object({
     /** Credits per scrape of each mode. */
     modes: z.record(z.string(), z.int()),
     /** Added to the mode's price when the request asks for it. */
-    extras: z.object({ capture_network: z.int(), screenshot: z.int() }),
+    extras: z.object({ capture_network: z.int(), screenshot: z.int(), action_screenshot: z.int() }),
+    /** Browser `actions`: each `screenshot` action costs `extras.action_screenshot`; the other actions nothing more. */
+    actions: z.string(),
     /** Formats other than the screenshot cost nothing more. */
     formats: z.int(),
   }),
@@ -30,7 +32,8 @@ export function priceList(): z.infer<typeof priceListSchema> {
     unit: 'credit',
     scrape: {
       modes: Object.fromEntries(SCRAPE_MODES.map((mode: ScrapeMode) => [mode, SCRAPE_ENGINES[mode].price])),
-      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE },
+      extras: { capture_network: CAPTURE_NETWORK_PRICE, screenshot: SCREENSHOT_PRICE, action_screenshot: ACTION_SCREENSHOT_PRICE },
+      actions: `each screenshot action adds ${ACTION_SCREENSHOT_PRICE} (as a screenshot format does); every other action costs nothing more`,
       formats: 0,
     },
     flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),

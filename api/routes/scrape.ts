@@ -71,6 +71,24 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
     }),
     route({
       method: 'get',
+      path: '/webhook/runs/:id/actions/screenshots/:index',
+      params: ['id', 'index'],
+      credential: 'apiKey',
+      tag: 'scraping',
+      summary: "The PNG of a browser run's `screenshot` action (`actions`; numbered from 0 in the order taken); the run's owner only",
+      responses: { 200: z.string().meta({ format: 'binary' }) },
+      responseContentType: 'image/png',
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      handler: async ({ auth, params }) => {
+        ownedBy(await deps.db.scrapeRun.findUnique({ where: { id: params.id }, select: { userId: true } }), auth.userId, 'run');
+        const index = /^\d{1,3}$/.test(params.index) ? Number(params.index) : -1;
+        const shot = index < 0 ? null : await deps.db.scrapeActionScreenshot.findUnique({ where: { runId_idx: { runId: params.id, idx: index } }, select: { png: true } });
+        if (!shot) throw new AppError('NOT_FOUND', `This run has no action screenshot ${params.index}`);
+        return reply(200, shot.png, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+      },
+    }),
+    route({
+      method: 'get',
       path: '/webhook/runs/:id',
       params: ['id'],
       credential: 'apiKey',

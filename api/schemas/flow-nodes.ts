@@ -16,7 +16,7 @@ export interface FlowNodePricing {
 
 function scrapeNodeCost(config: Record<string, unknown>): number {
   const mode = (SCRAPE_MODES as readonly unknown[]).includes(config.mode) ? (config.mode as ScrapeMode) : 'http';
-  return scrapeCost({ mode, capture_network: config.capture_network === true, formats: Array.isArray(config.formats) ? config.formats : undefined });
+  return scrapeCost({ mode, capture_network: config.capture_network === true, formats: Array.isArray(config.formats) ? config.formats : undefined, actions: Array.isArray(config.actions) ? config.actions : undefined });
 }
 
 export const FLOW_NODE_PRICING = {

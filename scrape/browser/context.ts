@@ -9,6 +9,7 @@
  * before it, every request is refused (nothing may load in a context no scrape owns).
  * Guard layers 1 and 2 of pool.ts live here.
  */
+import { devices } from 'playwright-core';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { AppError } from '../../platform/errors';
 import { checkTarget, normalizeHost, resolvePublicHost } from '../../platform/target-guard';
@@ -33,7 +34,15 @@ export interface RequestHeaders {
   customUserAgent?: string;
   /** Applied with `setExtraHTTPHeaders`, which a pre-warmed context accepts. */
   extra: Record<string, string>;
+  /** `mobile: true`: a phone's context (MOBILE_DEVICE), which a pre-warmed context cannot become. */
+  mobile?: boolean;
 }
+
+/**
+ * What `mobile: true` emulates: Playwright's descriptor of a current Android phone (viewport,
+ * screen, pixel ratio, touch, `isMobile`, and its user agent unless the request names one).
+ */
+export const MOBILE_DEVICE = devices['Pixel 7'];
 
 export function requestHeaders(req: EngineRequest, poolUserAgent: string | undefined): RequestHeaders {
   const extra: Record<string, string> = {};
@@ -46,7 +55,7 @@ export function requestHeaders(req: EngineRequest, poolUserAgent: string | undef
     // Refused by the request schema (scrape/headers.ts); a request stored before that rule may still carry one.
     else if (!refusedHeaderReason(key, 'browser')) extra[key] = value;
   }
-  return { customUserAgent, extra };
+  return { customUserAgent, extra, ...(req.mobile ? { mobile: true } : {}) };
 }
 
 /**
@@ -152,6 +161,8 @@ export interface ContextSettings {
   egress?: { server: string; token: string; secret: string };
   /** false: Chromium decodes documents that name no charset by itself (the pool's `labelCharsets`). */
   labelCharsets?: boolean;
+  /** Emulate MOBILE_DEVICE (its user agent unless `userAgent` is the request's own). */
+  mobile?: { customUserAgent?: string };
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
@@ -163,6 +174,15 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     ignoreHTTPSErrors: false,
     viewport: { width: 1366, height: 900 },
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
+    ...(settings.mobile
+      ? {
+          viewport: MOBILE_DEVICE.viewport,
+          deviceScaleFactor: MOBILE_DEVICE.deviceScaleFactor,
+          isMobile: true,
+          hasTouch: true,
+          userAgent: settings.mobile.customUserAgent ?? MOBILE_DEVICE.userAgent,
+        }
+      : {}),
     extraHTTPHeaders: settings.extraHTTPHeaders ?? {},
     ...(settings.egress ? { proxy: { server: settings.egress.server, username: settings.egress.token, password: settings.egress.secret } } : {}),
   });

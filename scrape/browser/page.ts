@@ -1,6 +1,6 @@
 /**
- * One scrape on a prepared context (context.ts): arm its guard, navigate, `fill_form`,
- * `wait_for`, `capture_network`, then the document or the selectors' results.
+ * One scrape on a prepared context (context.ts): arm its guard, navigate, `fill_form`, `actions`
+ * (actions.ts), `wait_for`, `capture_network`, then the document or the selectors' results.
  */
 import { errors as pwErrors } from 'playwright-core';
 import type { Page } from 'playwright-core';
@@ -10,10 +10,12 @@ import { documentOutputs } from '../formats';
 import type { DocumentOutputThreads } from '../formats/threads';
 import { isScreenshotFormat } from '../engines';
 import { BLOCKABLE_RESOURCE_TYPES, WAIT_UNTIL_VALUES } from '../types';
-import type { ScrapeResult } from '../types';
+import type { ActionOutputs, ScrapeResult } from '../types';
 import { createScrapeGuard } from './context';
 import type { PreparedContext, TargetGuardOptions } from './context';
 import { fillForm } from './forms';
+import { runActions } from './actions';
+import { takeScreenshot } from './screenshot';
 import { captureNetwork } from './network';
 import type { EngineRequest } from '../request';
 
@@ -70,9 +72,22 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
   await settle(page, run);
 
   let finalResponse = response;
+  let actionOutputs: ActionOutputs | undefined;
   if (req.fill_form) {
     finalResponse = (await fillForm(page, req.fill_form, { remaining: run.remaining, settle: () => settle(page, run) })) ?? finalResponse;
     await guard.failIfBlocked();
+  }
+  if (req.actions?.length) {
+    const acted = await runActions(page, req.actions, {
+      remaining: run.remaining,
+      settle: () => settle(page, run),
+      guard,
+      cdp: prepared.cdp,
+      content: () => contentWhenStable(page, run),
+    });
+    await guard.failIfBlocked();
+    finalResponse = acted.lastResponse ?? finalResponse;
+    actionOutputs = acted.outputs;
   }
   if (req.wait_for) {
     try {
@@ -101,6 +116,7 @@ export async function runScrape(prepared: PreparedContext, req: EngineRequest, t
   const screenshot = req.formats?.find(isScreenshotFormat);
   if (screenshot) result.screenshot = await takeScreenshot(page, screenshot === 'screenshot@fullPage', run);
   if (network) result.network = await network.collect();
+  if (actionOutputs) result.actions = actionOutputs;
   result.elapsed_ms = Math.round(performance.now() - run.started);
   return result;
 }
@@ -131,27 +147,6 @@ async function contentWhenStable(page: Page, run: RunContext): Promise<string> {
       await page.waitForLoadState('load', { timeout: run.remaining() }).catch(() => undefined);
     }
   }
-}
-
-/** A full page is cut at this height (Chromium's own texture limit is 16 384 px). */
-export const MAX_SCREENSHOT_HEIGHT = 16_384;
-
-/** The page as a PNG: the viewport (1366×900), or the whole page up to MAX_SCREENSHOT_HEIGHT. */
-async function takeScreenshot(page: Page, fullPage: boolean, run: RunContext): Promise<{ png: Uint8Array; width: number; height: number }> {
-  const viewport = page.viewportSize() ?? { width: 1366, height: 900 };
-  let clip: { x: number; y: number; width: number; height: number } | undefined;
-  if (fullPage) {
-    const height = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0));
-    if (height > MAX_SCREENSHOT_HEIGHT) clip = { x: 0, y: 0, width: viewport.width, height: MAX_SCREENSHOT_HEIGHT };
-  }
-  const png = await page.screenshot({ type: 'png', fullPage, clip, timeout: run.remaining(), animations: 'disabled' });
-  return { png, ...pngSize(png) };
-}
-
-/** A PNG's size from its IHDR chunk (bytes 16–23, big-endian). */
-export function pngSize(png: Uint8Array): { width: number; height: number } {
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
 /** Best effort: give late XHRs a moment (bounded by settleMs and the deadline). */

@@ -48,11 +48,17 @@ export function createPoolContexts(
   });
 
   async function take(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext> {
-    const spare = headers.customUserAgent === undefined ? spares.take(owner) : null;
+    const spare = headers.customUserAgent === undefined && !headers.mobile ? spares.take(owner) : null;
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
-      return prepareContext(owner.browser, { userAgent: headers.customUserAgent ?? options.userAgent, extraHTTPHeaders: headers.extra, egress: deps.chromium().egressFor(), labelCharsets: options.labelCharsets });
+      return prepareContext(owner.browser, {
+        userAgent: headers.customUserAgent ?? options.userAgent,
+        extraHTTPHeaders: headers.extra,
+        egress: deps.chromium().egressFor(),
+        labelCharsets: options.labelCharsets,
+        ...(headers.mobile ? { mobile: headers.customUserAgent === undefined ? {} : { customUserAgent: headers.customUserAgent } } : {}),
+      });
     }
     spareHits++;
     if (Object.keys(headers.extra).length > 0) {
