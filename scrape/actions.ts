@@ -43,7 +43,7 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 
 export const actionSchema = z
   .discriminatedUnion('type', [waitAction, clickAction, writeAction, pressAction, scrollAction, screenshotAction, scrapeAction, executeJavascriptAction], {
-    error: `must be an object whose type is one of ${ACTION_TYPES.join(', ')}`,
+    error: `must name an action type: ${ACTION_TYPES.join(', ')}`,
   })
   .meta({ id: 'ScrapeAction' });
 

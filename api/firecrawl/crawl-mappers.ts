@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps';
 import type { ScrapeOptionsMapper } from './crawl-request';
 import type { DocumentMapper } from './crawl-status';
 import { type ScrapedPage, toFirecrawlDocument } from './document';
+import { documentImages } from './run';
 import { type WantedFormats, firecrawlScrapeOptionsSchema, toScrapeRequest } from './scrape-options';
 
 /** A stand-in page URL: the options are mapped once for the job; each page puts its own URL in. */
@@ -28,10 +29,6 @@ export function documentMapper(deps: AppDeps): DocumentMapper {
     const body = runBody(run, 0);
     const page: ScrapedPage = { ...body, status: body.status, cost: body.credits.cost };
     const asked = wanted as WantedFormats;
-    let png: Uint8Array | undefined;
-    if (asked.formats.includes('screenshot')) {
-      png = (await deps.db.scrapeScreenshot.findUnique({ where: { runId: run.id }, select: { png: true } }))?.png ?? undefined;
-    }
-    return toFirecrawlDocument(page, asked, png) as unknown as Record<string, unknown>;
+    return toFirecrawlDocument(page, asked, await documentImages(deps, page, asked)) as unknown as Record<string, unknown>;
   };
 }

@@ -6,7 +6,7 @@
  * models accept (`basic`|`stealth`, `hit`|`miss`): any other value fails its parse after the
  * work was done and paid.
  */
-import type { PageLink, PageMetadata } from '../../scrape/types';
+import type { PageLink, PageMetadata, StoredActionOutputs } from '../../scrape/types';
 import type { WantedFormats } from './scrape-options';
 
 /** What the mapper reads of a finished run's body (api/scrape-run.ts `runBody`). */
@@ -21,6 +21,21 @@ export interface ScrapedPage {
   rawHtml?: string;
   links?: PageLink[];
   metadata?: PageMetadata;
+  actions?: StoredActionOutputs;
+}
+
+/** The PNGs a document carries as data URLs: the screenshot format's, and the `screenshot` actions' in order. */
+export interface DocumentImages {
+  screenshot?: Uint8Array;
+  actionScreenshots?: Uint8Array[];
+}
+
+/** Firecrawl's `actions` of a document: what the page's actions produced (`pdfs`: we have no pdf action). */
+export interface FirecrawlActions {
+  screenshots: string[];
+  scrapes: Array<{ url: string; html: string }>;
+  javascriptReturns: Array<{ type: string; value: unknown }>;
+  pdfs: string[];
 }
 
 export interface FirecrawlMetadata {
@@ -44,8 +59,11 @@ export interface FirecrawlDocument {
   rawHtml?: string;
   links?: string[];
   screenshot?: string;
+  actions?: FirecrawlActions;
   metadata: FirecrawlMetadata;
 }
+
+const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 
 /** `og:title` → `ogTitle`, as Firecrawl's named fields (the verbatim keys are kept too). */
 function camelTag(name: string): string | undefined {
@@ -86,18 +104,29 @@ function metadataOf(page: ScrapedPage): FirecrawlMetadata {
 }
 
 /**
- * The document of one scraped page, with the formats asked for (`wanted`) and the screenshot as
- * a `data:image/png;base64,…` URL (Firecrawl answers a URL; ours needs the key in `x-api-key`,
+ * The document of one scraped page, with the formats asked for (`wanted`), what its `actions`
+ * produced, and the screenshots (the format's, the actions') as `data:image/png;base64,…` URLs (Firecrawl answers a URL; ours needs the key in `x-api-key`,
  * which the SDKs cannot send, so the image travels in the answer).
  */
-export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedFormats, screenshot?: Uint8Array): FirecrawlDocument {
+export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedFormats, images: DocumentImages = {}): FirecrawlDocument {
+  const { screenshot, actionScreenshots = [] } = images;
   const has = (format: WantedFormats['formats'][number]) => wanted.formats.includes(format);
   return {
     ...(has('markdown') ? { markdown: page.markdown ?? '' } : {}),
     ...(has('html') ? { html: page.html ?? '' } : {}),
     ...(has('rawHtml') ? { rawHtml: page.rawHtml ?? '' } : {}),
     ...(has('links') ? { links: (page.links ?? []).map((link) => link.url) } : {}),
-    ...(has('screenshot') && screenshot ? { screenshot: `data:image/png;base64,${Buffer.from(screenshot).toString('base64')}` } : {}),
+    ...(has('screenshot') && screenshot ? { screenshot: dataUrl(screenshot) } : {}),
+    ...(page.actions
+      ? {
+          actions: {
+            screenshots: actionScreenshots.map(dataUrl),
+            scrapes: page.actions.scrapes,
+            javascriptReturns: page.actions.javascriptReturns,
+            pdfs: [],
+          },
+        }
+      : {}),
     metadata: metadataOf(page),
   };
 }

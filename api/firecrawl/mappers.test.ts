@@ -147,7 +147,7 @@ describe('our result → a Firecrawl document', () => {
   };
 
   it('answers the formats asked, links as strings, metadata as Firecrawl names it', () => {
-    const doc = toFirecrawlDocument(page, { formats: ['markdown', 'links', 'screenshot'], fullPage: false }, new Uint8Array([137, 80, 78, 71]));
+    const doc = toFirecrawlDocument(page, { formats: ['markdown', 'links', 'screenshot'], fullPage: false }, { screenshot: new Uint8Array([137, 80, 78, 71]) });
     expect(doc).toEqual({
       markdown: '# A',
       links: ['https://example.com/c'],

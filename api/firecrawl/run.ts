@@ -18,7 +18,8 @@ import type { AuthContext } from '../middleware/auth';
 import { cancelScrapeRun } from '../scrape-cancel';
 import { type ScrapeRunAnswer, failedRunBody, runBody, startScrapeRun } from '../scrape-run';
 import { startMap } from '../routes/map';
-import { type FirecrawlDocument, type ScrapedPage, toFirecrawlDocument } from './document';
+import { type DocumentImages, type FirecrawlDocument, type ScrapedPage, toFirecrawlDocument } from './document';
+import type { WantedFormats } from './scrape-options';
 import type { MappedScrape } from './scrape-options';
 import type { AppDeps } from '../deps';
 
@@ -66,11 +67,20 @@ export async function runFirecrawlScrape(deps: AppDeps, auth: AuthContext, mappe
   if (answer.status !== 200) return { ok: false, status: answer.status, body: answer.body as Record<string, unknown> };
   const body = answer.body as ReturnType<typeof runBody>;
   const page: ScrapedPage = { ...body, status: body.status, cost: body.credits.cost };
-  let png: Uint8Array | undefined;
-  if (mapped.wanted.formats.includes('screenshot')) {
-    png = (await deps.db.scrapeScreenshot.findUnique({ where: { runId: body.id }, select: { png: true } }))?.png ?? undefined;
+  return { ok: true, value: toFirecrawlDocument(page, mapped.wanted, await documentImages(deps, page, mapped.wanted)) };
+}
+
+/** The PNGs of a run that its document carries: the screenshot format's when asked, and every `screenshot` action's. */
+export async function documentImages(deps: AppDeps, page: ScrapedPage, wanted: WantedFormats): Promise<DocumentImages> {
+  const images: DocumentImages = {};
+  if (wanted.formats.includes('screenshot')) {
+    images.screenshot = (await deps.db.scrapeScreenshot.findUnique({ where: { runId: page.id }, select: { png: true } }))?.png ?? undefined;
   }
-  return { ok: true, value: toFirecrawlDocument(page, mapped.wanted, png) };
+  if (page.actions?.screenshots.length) {
+    const shots = await deps.db.scrapeActionScreenshot.findMany({ where: { runId: page.id }, orderBy: { idx: 'asc' }, select: { png: true } });
+    images.actionScreenshots = shots.map((shot) => shot.png);
+  }
+  return images;
 }
 
 /** Runs a map as POST /map does; `timeoutMs` (else SYNC_TIMEOUT_MS) as the scrape's. */

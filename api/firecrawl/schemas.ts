@@ -37,6 +37,15 @@ export const firecrawlDocumentSchema = z
     rawHtml: z.string().optional(),
     links: z.array(z.string()).optional(),
     screenshot: z.string().optional().meta({ description: 'data:image/png;base64,…' }),
+    actions: z
+      .object({
+        screenshots: z.array(z.string()).meta({ description: 'One per screenshot action, data:image/png;base64,…' }),
+        scrapes: z.array(z.object({ url: z.string(), html: z.string() })),
+        javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })),
+        pdfs: z.array(z.string()).meta({ description: 'Always empty (no pdf action)' }),
+      })
+      .optional()
+      .meta({ description: 'With `actions`: what they produced' }),
     metadata: firecrawlMetadataSchema,
   })
   .meta({ id: 'FirecrawlDocument' });

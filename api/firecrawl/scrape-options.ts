@@ -4,15 +4,16 @@
  *
  * Every field is one of three kinds:
  * - honoured: mapped onto our request (`formats`, `onlyMainContent`, `includeTags`,
- *   `excludeTags`, `headers`, `timeout`, and `waitFor`/`mobile`, which choose the browser);
+ *   `excludeTags`, `headers`, `timeout`; `actions`, the same objects as ours; `waitFor`, a
+ *   leading `wait` action; `mobile`, our `mobile` (a phone's viewport, user agent and touch));
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
  *   fields naming features we do not have: `location`, `proxy`, `skipTlsVerification`, …);
  * - refused: a 400 naming the field, for what we cannot do and a caller relies on (`json`,
- *   `summary`, `changeTracking` formats, `actions`).
+ *   `summary`, `changeTracking` formats; an action we do not have, e.g. `pdf`).
  * Unknown fields are ignored (Firecrawl's own server is strict; its SDKs and MCP server add
  * fields release after release, and a 400 for those would break them).
  *
- * Mode: http, unless the request needs a browser (a screenshot, `waitFor` > 0, `mobile: true`);
+ * Mode: http, unless the request needs a browser (a screenshot, actions, `waitFor` > 0, `mobile: true`);
  * the extension field `mode` (`"http"` | `"browser"`) forces one.
  */
 import { z } from 'zod';
@@ -48,10 +49,10 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   includeTags: stringList.optional(),
   excludeTags: stringList.optional(),
   headers: z.record(z.string(), z.string()).optional(),
-  waitFor: z.number().min(0).optional().meta({ description: 'ms; > 0 renders the page in a browser (the figure itself is not waited: see docs/firecrawl.md)' }),
+  waitFor: z.number().min(0).optional().meta({ description: 'ms to wait once the page loaded (a leading wait action); > 0 renders the page in a browser' }),
   timeout: z.number().positive().optional().meta({ description: 'ms: the answer comes within it (408 after; the run is cancelled and refunded)' }),
-  mobile: z.boolean().optional().meta({ description: 'true renders the page in a browser (no device emulation)' }),
-  actions: z.array(z.unknown()).optional().meta({ description: 'Refused with 400 when not empty' }),
+  mobile: z.boolean().optional().meta({ description: "true renders the page in a browser as a phone (viewport, user agent, touch)" }),
+  actions: z.array(z.unknown()).optional().meta({ description: 'Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser' }),
   location: z.looseObject({ country: z.string().optional(), languages: stringList.optional() }).optional().meta({ description: 'Ignored' }),
   proxy: z.string().optional().meta({ description: 'Ignored (our proxies are PROXY_URLS\')' }),
   skipTlsVerification: z.boolean().optional().meta({ description: 'Ignored: TLS is always verified' }),
@@ -110,7 +111,7 @@ export function withScheme(url: unknown): unknown {
 /** http, unless the request needs a browser; `mode` forces one. */
 export function chosenMode(options: FirecrawlScrapeOptions, wanted: WantedFormats): ScrapeMode {
   if (options.mode) return options.mode;
-  const needsBrowser = wanted.formats.includes('screenshot') || (options.waitFor ?? 0) > 0 || options.mobile === true;
+  const needsBrowser = wanted.formats.includes('screenshot') || (options.waitFor ?? 0) > 0 || options.mobile === true || (options.actions?.length ?? 0) > 0;
   return needsBrowser ? 'browser' : 'http';
 }
 
@@ -122,13 +123,21 @@ export interface MappedScrape {
 }
 
 /**
+ * `waitFor` (ms, after the page loaded) as a leading `wait` action, then `actions` as they are:
+ * the vocabulary is Firecrawl's own. In http mode (forced by `mode`) a `waitFor` is not waited
+ * (there is no page to wait on) and `actions` are refused by our rule (400 naming the field).
+ */
+function actionsOf(options: FirecrawlScrapeOptions): { actions?: unknown[] } {
+  const wait = options.waitFor !== undefined && options.waitFor > 0 && options.mode !== 'http' ? [{ type: 'wait', milliseconds: Math.ceil(options.waitFor) }] : [];
+  const actions = [...wait, ...(options.actions ?? [])];
+  return actions.length > 0 ? { actions } : {};
+}
+
+/**
  * Firecrawl scrape options (already shape-checked by `firecrawlScrapeOptionsSchema`) and a URL →
  * our validated scrape request. Throws AppError BAD_REQUEST (400) naming the field.
  */
 export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, where = ''): MappedScrape {
-  if (options.actions !== undefined && options.actions.length > 0) {
-    throw new AppError('BAD_REQUEST', `${where}actions is not supported: browser actions (click, write, scroll, …) are not available on this service`);
-  }
   const wanted = wantedFormats(options.formats, `${where}formats`);
   const mode = chosenMode(options, wanted);
   const ours: OutputFormat[] = wanted.formats.map((f) => (f === 'screenshot' ? (wanted.fullPage ? 'screenshot@fullPage' : 'screenshot') : f));
@@ -143,6 +152,8 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
     ...(options.includeTags?.length ? { include_tags: options.includeTags } : {}),
     ...(options.excludeTags?.length ? { exclude_tags: options.excludeTags } : {}),
     ...(options.headers && Object.keys(options.headers).length ? { headers: options.headers } : {}),
+    ...actionsOf(options),
+    ...(options.mobile === true ? { mobile: true } : {}),
     // One attempt may not outlast the answer's deadline.
     ...(timeoutMs !== undefined ? { options: { retry_count: 2, timeout_ms: Math.min(timeoutMs, MAX_TIMEOUT_MS) } } : {}),
   });

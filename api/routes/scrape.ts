@@ -35,7 +35,7 @@ export function scrapeRouteTable(deps: AppDeps): Route[] {
       summary: 'Scrape a page (synchronous up to 50 s, or `async: true` for 202 and a run to poll)',
       body: parsedBy(scrapeRequestSchema, parseScrapeRequest, SCRAPE_EXAMPLE),
       responses: scrapeResponses,
-      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'SESSION_NOT_FOUND', 'SESSION_TOO_LARGE', 'SESSION_LIMIT_REACHED'],
+      errors: ['BAD_REQUEST', 'INVALID_URL', 'INVALID_SELECTOR', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'ACTION_FAILED', 'SCRAPE_FAILED', 'PROXY_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'SESSION_NOT_FOUND', 'SESSION_TOO_LARGE', 'SESSION_LIMIT_REACHED'],
       idempotent: true,
       handler: async ({ auth, body, req }) => {
         const acceptedAt = Date.now();

@@ -125,7 +125,7 @@ export function userTemplateRouteTable(deps: AppDeps): Route[] {
       // Parsed in the handler (renderRun), after the ownership check: 403/404 come first.
       body: parsedBy(runTemplateSchema, (body) => body, { params: { page: 'https://example.com/' } }),
       responses: runResponses,
-      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'TIMEOUT'],
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'ACTION_FAILED', 'SCRAPE_FAILED', 'TARGET_ERROR', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'TIMEOUT'],
       handler: async ({ auth, params, body }) => {
         const template = await ownTemplate(params.id, auth.userId);
         const request = renderRun({ request: template.request as Record<string, unknown>, params: template.params as unknown as TemplateParam[] }, body);
