@@ -38,7 +38,7 @@ describe('validateFlow', () => {
         'name is required',
         'duplicate node id "a" (nodes 0, 1)',
         'node "a" needs unknown node "ghost"',
-        'node "b" has unknown type "teleport" (expected one of scrape, foreach, delay, webhook)',
+        'node "b" has unknown type "teleport" (expected one of scrape, foreach, delay, webhook, input)',
         'node "c" config.ms must be an integer from 1 to 86400000',
         'node "d" config.url must be an absolute http(s) URL',
       ]),
@@ -98,6 +98,11 @@ describe('validateFlow', () => {
       'node "h" config.url is required (an http(s) URL)',
       'node "n" config must be an object',
     ]);
+  });
+
+  it('takes a scrape node\'s actions, cookies and session (issue 26), placeholders in an action\'s text included', () => {
+    const login = scrape('login', [], { url: 'https://example.com/login', mode: 'browser', session: { name: 'site', save: true }, cookies: [{ name: 'lang', value: 'en' }], actions: [{ type: 'click', selector: '#code' }, { type: 'write', text: '{{ nodes.otp.value }}' }] });
+    expect(validate({ name: 'login', nodes: [{ id: 'otp', type: 'input', config: { prompt: 'one-time code' } }, { ...login, needs: ['otp'] }] })).toEqual([]);
   });
 
   it('runs the full scrape check the caller plugs in, with placeholders replaced by samples', () => {

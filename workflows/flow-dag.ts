@@ -79,6 +79,8 @@ export function isInt(value: unknown, min: number, max: number): boolean {
 }
 
 const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'formats']);
+// Issue 26's fields (docs/scraping.md "Actions", "Cookies and headers", "Sessions"): a flow's scrape node takes them as a scrape does.
+for (const key of ['actions', 'cookies', 'session']) SCRAPE_KEYS.add(key);
 
 /**
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is
