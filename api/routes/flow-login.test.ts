@@ -193,10 +193,17 @@ describe('a login with a one-time code, through a flow', () => {
     expect({ doubleDebits: audit.doubleDebits, wrongRefunds: audit.wrongRefunds, debitsWithoutRun: audit.debitsWithoutRun }).toEqual({ doubleDebits: [], wrongRefunds: [], debitsWithoutRun: [] });
 
     // How an operator sees the run in Temporal: the Update that carried the answer is in its history.
-    const history = execFileSync(testEnv('temporalCli'), ['workflow', 'show', '--address', temporal.address, '--workflow-id', ids.workflowId], { encoding: 'utf8' });
+    const show = (...extra: string[]) => execFileSync(testEnv('temporalCli'), ['workflow', 'show', '--address', temporal.address, '--workflow-id', ids.workflowId, ...extra], { encoding: 'utf8' });
+    const history = show();
     expect(history).toMatch(/WorkflowExecutionUpdateAccepted/);
     expect(history).toMatch(/WorkflowExecutionCompleted/);
-    if (process.env.FLOW_LOGIN_SHOW_HISTORY) console.log(`[flow-login] temporal workflow show --workflow-id ${ids.workflowId} --address ${temporal.address}\n${history}`);
+    const events = (JSON.parse(show('--output', 'json')) as { events: Json[] }).events;
+    const updates = events.filter((e) => /UPDATE_ACCEPTED|UpdateAccepted/.test(String(e.eventType)));
+    expect(updates).toHaveLength(1);
+    expect(JSON.stringify(updates[0])).toContain('"flowInput"');
+    if (process.env.FLOW_LOGIN_SHOW_HISTORY) {
+      console.log(`[flow-login] temporal workflow show --workflow-id ${ids.workflowId} --address ${temporal.address}\n${history}\nthe Update's event:\n${JSON.stringify(updates[0], null, 2)}`);
+    }
   });
 
   it.each(['http', 'browser'] as const)('%s mode: a plain scrape naming the saved session reads the members-only page without logging in', async (mode) => {
