@@ -277,6 +277,21 @@ describe('one account through every page', () => {
     await readEverything(page);
   });
 
+  it('lists stored sessions without their cookies and deletes one after a confirmation', async () => {
+    const state = { cookies: [{ name: 'sid', value: 'dashboard-secret-cookie', domain: 'members.example.test', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] };
+    expect((await page.request.put('/sessions/dashboard-demo', { data: state })).status()).toBe(201);
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    await heading(page, 'Sessions');
+    const row = page.locator('tr[data-session="dashboard-demo"]');
+    await row.getByRole('cell', { name: 'members.example.test' }).waitFor();
+    expect(await page.content()).not.toContain('dashboard-secret-cookie');
+    await screenshot(page, 'sessions');
+    await row.getByRole('button', { name: 'Delete dashboard-demo' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByText('No sessions yet.').waitFor();
+    expect((await page.request.get('/sessions/dashboard-demo')).status()).toBe(404);
+  });
+
   it('follows a flow run node by node and cancels it', async () => {
     const created = await page.request.post('/flows', {
       data: {
@@ -365,6 +380,7 @@ describe('at 375 px wide', () => {
         ['/dashboard/keys', 'API keys'],
         ['/dashboard/runs', 'Runs'],
         ['/dashboard/flows', 'Flows'],
+        ['/dashboard/sessions', 'Sessions'],
         ['/dashboard/billing', 'Billing'],
         ['/dashboard/notifications', 'Notifications'],
         ['/dashboard/account', 'Account'],

@@ -13,6 +13,7 @@ import { FlowPage, FlowRunPage, FlowsPage } from './pages/flows';
 import { KeysPage } from './pages/keys';
 import { NotificationsPage } from './pages/notifications';
 import { RunPage, RunsPage } from './pages/runs';
+import { SessionsPage } from './pages/sessions';
 import { UsagePage } from './pages/usage';
 import { BASE, match, navigate, usePath } from './router';
 import './style.css';
@@ -28,6 +29,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: `${BASE}/keys`, label: 'API keys' },
   { href: `${BASE}/runs`, label: 'Runs' },
   { href: `${BASE}/flows`, label: 'Flows' },
+  { href: `${BASE}/sessions`, label: 'Sessions' },
   { href: `${BASE}/billing`, label: 'Billing' },
   { href: `${BASE}/notifications`, label: 'Notifications' },
   { href: `${BASE}/account`, label: 'Account' },
@@ -42,6 +44,7 @@ function Routes({ path, user, onUnreadChange }: { path: string; user: SessionUse
   if (path === `${BASE}/flows`) return <FlowsPage />;
   if ((params = match(`${BASE}/flows/:id`, path))) return <FlowPage id={params.id!} />;
   if ((params = match(`${BASE}/flows/:id/runs/:runId`, path))) return <FlowRunPage id={params.id!} runId={params.runId!} />;
+  if (path === `${BASE}/sessions`) return <SessionsPage />;
   if (path === `${BASE}/billing`) return <BillingPage />;
   if (path === `${BASE}/notifications`) return <NotificationsPage onChange={onUnreadChange} />;
   if (path === `${BASE}/account`) return <AccountPage user={user} />;

@@ -53,6 +53,11 @@ describe('parseScrapeRequest: valid requests', () => {
     expect(parseScrapeRequest({ url: URL_OK, method: 'POST', body: 'a=1' }).body).toBe('a=1');
   });
 
+  it('accepts a Cookie header, cookies and a session in both modes', () => {
+    const request = parseScrapeRequest({ url: 'http://example.com', mode: 'browser', headers: { Cookie: 'a=b' }, cookies: [{ name: 'sid', value: '1', domain: '.example.com' }], session: { name: 'login' } });
+    expect(request).toMatchObject({ headers: { Cookie: 'a=b' }, cookies: [{ name: 'sid', value: '1', domain: '.example.com' }], session: { name: 'login', save: false } });
+  });
+
   it('accepts the headers a scrape may set: a Cookie in http mode, a User-Agent and custom ones in both', () => {
     expect(parseScrapeRequest({ url: 'http://example.com', headers: { Cookie: 'a=b', 'User-Agent': 'me', 'X-Trace': '1' } }).headers).toEqual({ Cookie: 'a=b', 'User-Agent': 'me', 'X-Trace': '1' });
     expect(parseScrapeRequest({ url: 'http://example.com', mode: 'browser', headers: { 'User-Agent': 'me', Authorization: 'Bearer t' } }).headers).toEqual({ 'User-Agent': 'me', Authorization: 'Bearer t' });
@@ -97,7 +102,11 @@ describe('parseScrapeRequest: 400 rules', () => {
     [{ url: URL_OK, method: 'POST', body: 'x', headers: { 'content-length': '1' } }, 'headers.content-length is set by the engine from the body'],
     [{ url: URL_OK, headers: { 'Accept-Encoding': 'zstd' } }, 'headers.Accept-Encoding is set by the engine (it asks only for the encodings it decodes)'],
     [{ url: URL_OK, headers: { 'Proxy-Authorization': 'Basic eA==' } }, 'headers.Proxy-Authorization is for an outbound proxy, which the service configures (PROXY_URLS), not the request'],
-    [{ url: URL_OK, mode: 'browser', headers: { Cookie: 'a=b' } }, 'headers.Cookie is not supported in browser mode (the browser would send it to every host the page loads, third parties included)'],
+    [{ url: URL_OK, mode: 'browser', headers: { Cookie2: 'a=b' } }, 'headers.Cookie2 cannot be sent by the browser (Chromium refuses it)'],
+    [{ url: URL_OK, mode: 'browser', headers: { 'Sec-Fetch-Site': 'none' } }, 'headers.Sec-Fetch-Site is set by the browser itself in browser mode (use http mode to send your own)'],
+    [{ url: URL_OK, cookies: [{ name: 'a b', value: 'x' }] }, 'cookies.0.name must be a cookie name (letters, digits and !#$%&\'*+.^_`|~-)'],
+    [{ url: URL_OK, cookies: [{ name: 'a', value: 'x;y' }] }, 'cookies.0.value must not contain spaces, quotes, commas, semicolons, backslashes or control characters'],
+    [{ url: URL_OK, session: { name: 'has space' } }, 'session.name must be 1 to 100 letters, digits, "-" or "_"'],
     [{ url: URL_OK, mode: 'browser', fill_form: { fields: {} } }, 'fill_form.fields must name at least one field'],
     [{ url: URL_OK, mode: 'browser', fill_form: { selector: 'form' } }, 'fill_form.fields is required'],
     [{ url: URL_OK, options: { retry_count: 11 } }, 'options.retry_count must be at most 10'],

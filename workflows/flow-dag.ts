@@ -79,8 +79,10 @@ export function isInt(value: unknown, min: number, max: number): boolean {
 }
 
 const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'formats']);
-// Issue 26's fields (docs/scraping.md "Actions", "Cookies and headers", "Sessions"): a flow's scrape node takes them as a scrape does.
-for (const key of ['actions', 'cookies', 'session']) SCRAPE_KEYS.add(key);
+// Cookies and a stored session (docs/scraping.md "Cookies and headers", "Sessions"): checked in full by the API's scrape schema.
+for (const key of ['cookies', 'session']) SCRAPE_KEYS.add(key);
+// Browser actions (docs/scraping.md "Actions"), placeholders allowed in their strings (a code typed from an input node's answer).
+SCRAPE_KEYS.add('actions');
 
 /**
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is

@@ -62,6 +62,13 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
       return { status: 403, code };
     case 'NOT_FOUND':
       return { status: 404, code: 'NOT_FOUND' };
+    // The `session` extension (docs/firecrawl.md): its own codes, Firecrawl has no sessions.
+    case 'SESSION_NOT_FOUND':
+      return { status: 404, code };
+    case 'SESSION_LIMIT_REACHED':
+      return { status: 409, code };
+    case 'SESSION_TOO_LARGE':
+      return { status: 413, code };
     case 'METHOD_NOT_ALLOWED':
       return { status: 405, code };
     case 'CONFLICT':

@@ -14,13 +14,15 @@
  * fields release after release, and a 400 for those would break them).
  *
  * Mode: http, unless the request needs a browser (a screenshot, actions, `waitFor` > 0, `mobile: true`);
- * the extension field `mode` (`"http"` | `"browser"`) forces one.
+ * the extension field `mode` (`"http"` | `"browser"`) forces one. The extension field `session`
+ * names a stored session (docs/scraping.md "Sessions"); `headers.cookie` works in both modes.
  */
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
 import type { OutputFormat } from '../../scrape/types';
 import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
+import { scrapeSessionSchema } from '../../scrape/cookies';
 
 /** The Firecrawl formats we produce, and the field each fills in the document. */
 export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
@@ -67,6 +69,7 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   integration: z.string().nullable().optional(),
   origin: z.string().optional(),
   mode: z.enum(SCRAPE_MODES).optional().meta({ description: 'Extension: force the engine ("http" or "browser") instead of the choice above' }),
+  session: scrapeSessionSchema.optional().meta({ description: 'Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions")' }),
 });
 
 export type FirecrawlScrapeOptions = z.output<typeof firecrawlScrapeOptionsSchema>;
@@ -154,6 +157,7 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
     ...(options.headers && Object.keys(options.headers).length ? { headers: options.headers } : {}),
     ...actionsOf(options),
     ...(options.mobile === true ? { mobile: true } : {}),
+    ...(options.session ? { session: options.session } : {}),
     // One attempt may not outlast the answer's deadline.
     ...(timeoutMs !== undefined ? { options: { retry_count: 2, timeout_ms: Math.min(timeoutMs, MAX_TIMEOUT_MS) } } : {}),
   });

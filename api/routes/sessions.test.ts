@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { LOGIN_USER, MEMBERS_SECRET, type LoginSite, startLoginSite } from '../../test/fixtures/login-site';
 import { type TestAccount, balanceOf, createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitForFlowRun } from '../../test/helpers/flows';
+import { waitFor } from '../../test/helpers/wait';
 import { createSqlPool } from '../../platform/sql';
 import { createSessionKeyring } from '../../sessions/keys';
 import { createSessionStore } from '../../sessions/store';
@@ -27,7 +29,7 @@ beforeAll(async () => {
     env: { SESSION_ENCRYPTION_KEY: SESSION_KEY.toString('base64'), SESSIONS_PER_ACCOUNT: String(MAX_SESSIONS), SESSION_MAX_BYTES: String(MAX_BYTES) },
   });
   [account, other] = await Promise.all([createAccount(stack.baseUrl), createAccount(stack.baseUrl)]);
-});
+}, 240_000);
 
 afterAll(async () => {
   await stack?.stop();
@@ -146,6 +148,8 @@ describe('sessions', () => {
       session: { name, save: true },
     });
     expect(texts(login.body)).toEqual(['Members area']);
+    // The session cookie's Max-Age is kept: the session lists when it expires.
+    expect((await call('GET', `/sessions/${name}`)).body).toMatchObject({ cookie_count: 2, domains: [host()], expires_at: expect.any(String) });
     const plain = await scrape({ url: `${site.url}/members`, selectors: ['#secret'], session: { name } });
     expect(texts(plain.body)).toEqual([MEMBERS_SECRET]);
     // The session's cookie also serves browser mode.
@@ -226,5 +230,54 @@ describe('sessions', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('through the Firecrawl-compatible API', () => {
+  async function firecrawl(body: unknown): Promise<{ status: number; body: Body }> {
+    const res = await fetch(`${stack.baseUrl}/v2/scrape`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${account.apiKey}` }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Body };
+  }
+
+  it('headers.cookie reaches the target in browser mode, and the session extension field reads a stored session', async () => {
+    const echo = await firecrawl({ url: `${site.url}/echo`, formats: ['rawHtml'], mobile: true, onlyMainContent: false, headers: { cookie: 'fc=1' } });
+    expect(echo.status).toBe(200);
+    expect(echo.body.data.metadata.creditsUsed).toBeGreaterThan(1); // browser mode's price
+    expect(echo.body.data.rawHtml).toContain('<pre id="cookies">fc=1</pre>');
+
+    const name = uniqueName('firecrawl');
+    expect((await call('PUT', `/sessions/${name}`, { cookies: [cookie('sid', site.mintSession())] })).status).toBe(201);
+    const members = await firecrawl({ url: `${site.url}/members`, formats: ['markdown'], session: { name } });
+    expect(members.status).toBe(200);
+    expect(members.body.data.markdown).toContain(MEMBERS_SECRET);
+    const unknown = await firecrawl({ url: `${site.url}/members`, session: { name: uniqueName('absent') } });
+    expect(unknown).toMatchObject({ status: 404, body: { success: false, code: 'SESSION_NOT_FOUND' } });
+  });
+});
+
+describe('wherever the scrape request is used', () => {
+  it('a flow scrape node and a batch scrape page start from the session', async () => {
+    // An account of its own: the others' sessions count against SESSIONS_PER_ACCOUNT.
+    const owner = await createAccount(stack.baseUrl);
+    const name = uniqueName('reused');
+    expect((await call('PUT', `/sessions/${name}`, { cookies: [cookie('sid', site.mintSession())] }, owner)).status).toBe(201);
+
+    const flow = await call('POST', '/flows', { name: 'members with a session', nodes: [{ id: 'members', type: 'scrape', config: { url: `${site.url}/members`, selectors: ['#secret'], session: { name } } }] }, owner);
+    expect(flow.status).toBe(201);
+    const started = await call('POST', `/flows/${flow.body.id}/runs`, undefined, owner);
+    expect(started.status).toBe(202);
+    const run = await waitForFlowRun(stack.baseUrl, { 'x-api-key': owner.apiKey }, flow.body.id as string, started.body.id as string);
+    expect(run.status).toBe('succeeded');
+    expect(JSON.stringify(run)).toContain(MEMBERS_SECRET);
+
+    const batch = await call('POST', '/batch/scrape', { urls: [`${site.url}/members`], scrape: { selectors: ['#secret'], session: { name } } }, owner);
+    expect(batch.status).toBe(202);
+    const done = await waitFor('batch finished', async () => {
+      const job = await call('GET', `/crawl/${batch.body.id}`, undefined, owner);
+      return job.body.status === 'completed' ? job.body : undefined;
+    }, 120_000);
+    const runId = (done.pages as Array<{ run_id: string }>)[0]!.run_id;
+    const page = await call('GET', `/webhook/runs/${runId}`, undefined, owner);
+    expect(page.body.result.data[0].results[0].text).toBe(MEMBERS_SECRET);
   });
 });

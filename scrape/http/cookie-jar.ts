@@ -25,8 +25,14 @@ function toJarCookie(c: StateCookie): Cookie {
   });
 }
 
+/** When the cookie expires in ms (`Expires` or `Max-Age` from its creation); Infinity: a session cookie. */
+function expiryMs(c: Cookie): number {
+  return c.expiryTime() ?? Infinity;
+}
+
 function fromJarCookie(c: Cookie): StateCookie {
-  const expires = c.expires instanceof Date ? Math.floor(c.expires.getTime() / 1000) : -1;
+  const at = expiryMs(c);
+  const expires = Number.isFinite(at) ? Math.floor(at / 1000) : -1;
   const sameSite: SameSite = c.sameSite === 'strict' ? 'Strict' : c.sameSite === 'none' ? 'None' : 'Lax';
   return {
     name: c.key,
@@ -70,7 +76,7 @@ export function createRequestCookieJar(initial: StorageState): RequestCookieJar 
       const now = Date.now();
       const cookies = (serialized?.cookies ?? [])
         .map((json) => Cookie.fromJSON(json))
-        .filter((c): c is Cookie => c !== undefined && !(c.expires instanceof Date && c.expires.getTime() <= now))
+        .filter((c): c is Cookie => c !== undefined && expiryMs(c) > now)
         .map(fromJarCookie);
       return { cookies, origins: initial.origins };
     },
