@@ -19,6 +19,7 @@ import { defaultChromiumPath } from '../platform/config';
 import { type FixtureServer, startFixtureServer } from '../test/fixtures/server';
 import { call } from '../test/helpers/http';
 import { type Stack, startStack } from '../test/helpers/stack';
+import { waitFor } from '../test/helpers/wait';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildDashboard, JS_BUDGET_GZIP_BYTES } = require('../scripts/build-dashboard.cjs') as {
@@ -326,6 +327,46 @@ describe('one account through every page', () => {
     await page.getByRole('button', { name: 'Yes, cancel' }).click();
     await page.getByTestId('flow-run-status').getByText('cancelled').waitFor();
     await node('pause').locator('.status-cancelled').waitFor();
+  });
+
+  it('lists a run waiting for input with its prompt and answers it from the page', async () => {
+    const created = await page.request.post('/flows', {
+      data: {
+        name: 'needs a page number',
+        nodes: [
+          { id: 'which', type: 'input', config: { prompt: 'Which page should be read?' } },
+          { id: 'page', type: 'scrape', needs: ['which'], config: { url: `${fixtures.url}/page/{{ nodes.which.value }}`, selectors: ['h1'] } },
+        ],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const flow = (await created.json()) as { id: string };
+    const started = await page.request.post(`/flows/${flow.id}/runs`);
+    expect(started.status()).toBe(202);
+    const run = (await started.json()) as { id: string };
+    const state = async () => JSON.stringify(await (await page.request.get(`/flows/${flow.id}/runs/${run.id}`)).json());
+    await explained(
+      waitFor('the run waiting for input', async () => (JSON.parse(await state()) as { status: string }).status === 'waiting_input'),
+      state,
+    );
+
+    await page.getByRole('link', { name: 'Flows' }).click();
+    await heading(page, 'Flows');
+    await page.getByRole('link', { name: 'waiting for input' }).click();
+    await heading(page, 'Waiting for input');
+    const waiting = page.locator(`li[data-waiting-run-id="${run.id}"]`);
+    await waiting.getByLabel('Which page should be read?').fill('6');
+    await screenshot(page, 'flow-waiting-input');
+    await waiting.getByRole('button', { name: 'Send answer' }).click();
+    await explained(waiting.waitFor({ state: 'detached' }), state);
+    await page.getByText('No run is waiting for input.').waitFor();
+
+    const done = await waitFor('the run finished', async () => {
+      const body = JSON.parse(await state()) as { status: string; nodes: Array<{ id: string; output: unknown }> };
+      return ['succeeded', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+    });
+    expect(done.status).toBe('succeeded');
+    expect(JSON.stringify(done.nodes.find((n) => n.id === 'page')!.output)).toContain('Page 6');
   });
 
   it('records consent, downloads the data export, signs out, and signs in again back to the page asked for', async () => {

@@ -9,7 +9,7 @@ import { type SessionUser, api, errorText, setUnauthorizedHandler } from './api'
 import { AccountPage } from './pages/account';
 import { SignIn, SignUp } from './pages/auth';
 import { BillingPage } from './pages/billing';
-import { FlowPage, FlowRunPage, FlowsPage } from './pages/flows';
+import { FlowPage, FlowRunPage, FlowsPage, WaitingInputPage } from './pages/flows';
 import { KeysPage } from './pages/keys';
 import { NotificationsPage } from './pages/notifications';
 import { RunPage, RunsPage } from './pages/runs';
@@ -42,6 +42,7 @@ function Routes({ path, user, onUnreadChange }: { path: string; user: SessionUse
   if (path === `${BASE}/runs`) return <RunsPage />;
   if ((params = match(`${BASE}/runs/:id`, path))) return <RunPage id={params.id!} />;
   if (path === `${BASE}/flows`) return <FlowsPage />;
+  if (path === `${BASE}/flows/waiting`) return <WaitingInputPage />;
   if ((params = match(`${BASE}/flows/:id`, path))) return <FlowPage id={params.id!} />;
   if ((params = match(`${BASE}/flows/:id/runs/:runId`, path))) return <FlowRunPage id={params.id!} runId={params.runId!} />;
   if (path === `${BASE}/sessions`) return <SessionsPage />;

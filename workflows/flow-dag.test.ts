@@ -105,6 +105,44 @@ describe('validateFlow', () => {
     expect(validate({ name: 'login', nodes: [{ id: 'otp', type: 'input', config: { prompt: 'one-time code' } }, { ...login, needs: ['otp'] }] })).toEqual([]);
   });
 
+  it('checks an input node\'s config: prompt required, timeout in seconds within its bounds, screenshot a boolean', () => {
+    const input = (id: string, config: Record<string, unknown>, needs: string[] = []) => ({ id, type: 'input', config, needs });
+    expect(
+      validate({
+        name: 'inputs',
+        nodes: [
+          scrape('login', [], { url: 'https://example.com/login', formats: ['screenshot'], mode: 'browser' }),
+          input('ok', { prompt: 'The code for {{ nodes.login.status }}', timeout: 600, screenshot: true }, ['login']),
+          input('defaults', { prompt: 'Anything?' }),
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      validate({
+        name: 'inputs',
+        nodes: [
+          input('a', {}),
+          input('b', { prompt: '  ' }),
+          input('c', { prompt: 'x'.repeat(2001) }),
+          input('d', { prompt: 'p', timeout: 0 }),
+          input('e', { prompt: 'p', timeout: 604801 }),
+          input('f', { prompt: 'p', timeout: 1.5 }),
+          input('g', { prompt: 'p', screenshot: 'yes' }),
+          input('h', { prompt: 'p', value: 'preset' }),
+        ],
+      }),
+    ).toEqual([
+      'node "a" config.prompt is required',
+      'node "b" config.prompt must be a non-empty string',
+      'node "c" config.prompt must be at most 2000 characters',
+      'node "d" config.timeout must be an integer number of seconds from 1 to 604800',
+      'node "e" config.timeout must be an integer number of seconds from 1 to 604800',
+      'node "f" config.timeout must be an integer number of seconds from 1 to 604800',
+      'node "g" config.screenshot must be true or false',
+      'node "h" config.value is not allowed',
+    ]);
+  });
+
   it('runs the full scrape check the caller plugs in, with placeholders replaced by samples', () => {
     const seen: unknown[] = [];
     const problems = validate(fourNodes, {

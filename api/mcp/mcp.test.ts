@@ -64,12 +64,12 @@ beforeEach(async () => {
 });
 
 describe('/mcp: the transport and its checks', () => {
-  it('lists the nine tools, their input schemas converted from the routes\' request schemas', async () => {
+  it('lists the ten tools, their input schemas converted from the routes\' request schemas', async () => {
     const client = await connect({ 'x-api-key': account.apiKey });
     expect(client.getServerVersion()).toEqual({ name: 'scrape-api', version: '0.1.0' });
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['batch_scrape', 'batch_status', 'crawl', 'crawl_status', 'flow_run_status', 'get_run', 'map', 'run_flow', 'scrape']);
+    expect([...byName.keys()].sort()).toEqual(['batch_scrape', 'batch_status', 'crawl', 'crawl_status', 'flow_input', 'flow_run_status', 'get_run', 'map', 'run_flow', 'scrape']);
     const propertiesOf = (schema: z.ZodType) => Object.keys((z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties: Json }).properties).sort();
     expect(Object.keys(byName.get('scrape')!.inputSchema.properties!).sort()).toEqual(propertiesOf(scrapeRequestSchema));
     expect(byName.get('scrape')!.inputSchema.required).toEqual(['url']);
@@ -78,6 +78,7 @@ describe('/mcp: the transport and its checks', () => {
     expect(Object.keys(byName.get('batch_scrape')!.inputSchema.properties!).sort()).toEqual(propertiesOf(batchRequestSchema));
     expect(byName.get('run_flow')!.inputSchema).toMatchObject({ type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'string' }, wait: { type: 'boolean' }, webhook: expect.any(Object) } });
     expect(byName.get('flow_run_status')!.inputSchema).toMatchObject({ required: ['flow_id', 'run_id'] });
+    expect(byName.get('flow_input')!.inputSchema).toMatchObject({ required: expect.arrayContaining(['flow_id', 'run_id', 'node', 'value']), properties: { node: { type: 'string' }, value: { type: 'string' } } });
     for (const name of ['crawl_status', 'batch_status', 'get_run']) expect(byName.get(name)!.inputSchema).toMatchObject({ type: 'object', required: ['id'], additionalProperties: false });
     // No output schema: the SDK client would hold error results to it too.
     for (const tool of tools) expect(tool.outputSchema).toBeUndefined();
@@ -181,6 +182,8 @@ describe('/mcp tools: the same runs and ledger as the HTTP API', () => {
       ['crawl_status', { id: randomUUID() }, ['NOT_FOUND']],
       ['run_flow', { flow_id: randomUUID() }, ['NOT_FOUND']],
       ['flow_run_status', { flow_id: randomUUID(), run_id: randomUUID() }, ['NOT_FOUND']],
+      ['flow_input', { flow_id: randomUUID(), run_id: randomUUID(), node: 'code', value: '1' }, ['NOT_FOUND']],
+      ['flow_input', { flow_id: randomUUID(), run_id: randomUUID(), node: 'code' }, ['BAD_REQUEST']],
     ];
     for (const [name, args, codes] of cases) {
       const result = await call(client, name, args);
@@ -310,6 +313,45 @@ describe('/mcp tools: the same runs and ledger as the HTTP API', () => {
     expect([refused.isError, refused.structuredContent.code]).toEqual([true, 'FORBIDDEN']);
     const badArg = await call(client, 'run_flow', { flow_id: flowId, wait: 'yes' });
     expect([badArg.isError, badArg.structuredContent.code]).toEqual([true, 'BAD_REQUEST']);
+  });
+
+  it('flow_input answers a run waiting at an input node (an agent is a user); a second answer is a CONFLICT', async () => {
+    const created = await fetch(`${stack.baseUrl}/flows`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+      body: JSON.stringify({
+        name: 'mcp input',
+        nodes: [
+          { id: 'code', type: 'input', config: { prompt: 'Which doc?' } },
+          { id: 'page', type: 'scrape', needs: ['code'], config: { url: `${site.url}/docs/{{ nodes.code.value }}`, selectors: ['h1'] } },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const flowId = ((await created.json()) as { id: string }).id;
+    const client = await connect({ 'x-api-key': account.apiKey });
+    const runId = (await call(client, 'run_flow', { flow_id: flowId })).structuredContent.id as string;
+    const waiting = await waitFor('the run waiting for input', async () => {
+      const status = await call(client, 'flow_run_status', { flow_id: flowId, run_id: runId });
+      return status.structuredContent.status === 'waiting_input' ? status.structuredContent : undefined;
+    }, 180_000);
+    expect(waiting).toMatchObject({ nodes: [{ id: 'code', status: 'waiting_input', output: { prompt: 'Which doc?' } }, { id: 'page', status: 'pending' }] });
+
+    const theirs = await connect({ 'x-api-key': other.apiKey });
+    const refused = await call(theirs, 'flow_input', { flow_id: flowId, run_id: runId, node: 'code', value: '8' });
+    expect([refused.isError, refused.structuredContent.code]).toEqual([true, 'FORBIDDEN']);
+    const answered = await call(client, 'flow_input', { flow_id: flowId, run_id: runId, node: 'code', value: '8' });
+    expect(answered.isError).toBeFalsy();
+    expect(answered.structuredContent).toMatchObject({ id: runId, node: 'code', accepted: true });
+    const again = await call(client, 'flow_input', { flow_id: flowId, run_id: runId, node: 'code', value: '9' });
+    expect([again.isError, again.structuredContent.code]).toEqual([true, 'CONFLICT']);
+
+    const finished = await waitFor('the flow run finished', async () => {
+      const status = await call(client, 'flow_run_status', { flow_id: flowId, run_id: runId });
+      return ['succeeded', 'failed', 'cancelled'].includes(status.structuredContent.status as string) ? status.structuredContent : undefined;
+    }, 180_000);
+    expect(finished).toMatchObject({ status: 'succeeded', credits: { spent: 1 }, nodes: [{ id: 'code', output: { value: '8' } }, { id: 'page', status: 'succeeded' }] });
+    expect(JSON.stringify((finished.nodes as Json[])[1]!.output)).toContain('Page /docs/8');
   });
 
   it('concurrent calls on one client and across clients each get their own answer, each debited once', async () => {

@@ -119,6 +119,15 @@ const SPECS: readonly ToolSpec[] = [
     path: '/flows/:id/runs/:runId',
     ids: { id: { arg: 'flow_id', description: 'The flow id' }, runId: { arg: 'run_id', description: 'The flow run id (run_flow answered it)' } },
   },
+  {
+    name: 'flow_input',
+    title: 'Answer a flow run waiting for input',
+    description:
+      "Answer an input node of a flow run that is waiting for it (status `waiting_input`; flow_run_status shows the node's prompt): `node` is the input node's id, `value` the answer (a string), which later nodes read as {{ nodes.<node>.value }}. The run goes on at once; follow it with flow_run_status. CONFLICT when the node is not waiting (already answered, timed out, not reached yet).",
+    method: 'post',
+    path: '/flows/:id/runs/:runId/input',
+    ids: { id: { arg: 'flow_id', description: 'The flow id' }, runId: { arg: 'run_id', description: 'The flow run id' } },
+  },
 ];
 
 export interface McpTool {

@@ -178,6 +178,10 @@ describe('a flow input node', () => {
   it('survives the worker killed and Temporal killed and restarted while it waits, with one debit per scrape node', async () => {
     const ids = await startCodeFlow();
     await waitingFor(ids);
+    // How an operator sees a waiting run: open, with no activity pending (it waits on a timer and the Update).
+    const described = execFileSync(testEnv('temporalCli'), ['workflow', 'describe', '--address', temporal.address, '--workflow-id', ids.workflowId], { encoding: 'utf8' });
+    expect(described).toMatch(/Pending Activities: 0/);
+    console.log(`[flow-input] temporal workflow describe --workflow-id ${ids.workflowId} (waiting)\n${described}`);
     await stack.killWorker();
     temporal.process.kill('SIGKILL');
     await new Promise((r) => temporal.process.once('exit', r));

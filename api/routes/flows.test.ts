@@ -117,7 +117,7 @@ describe('flow CRUD', () => {
       expect.arrayContaining([
         'extra is not allowed',
         'duplicate node id "a" (nodes 0, 4)',
-        'node "b" has unknown type "teleport" (expected one of scrape, foreach, delay, webhook)',
+        'node "b" has unknown type "teleport" (expected one of scrape, foreach, delay, webhook, input)',
         'node "d" needs unknown node "ghost"',
         'cycle: a → c → a',
         'node "d" config.ms must be an integer from 1 to 86400000',

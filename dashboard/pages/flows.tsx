@@ -1,4 +1,7 @@
-/** Flows: the account's flows, a flow's runs, and a run's per-node status and outputs (with cancel). */
+/**
+ * Flows: the account's flows, a flow's runs, a run's per-node status and outputs (with cancel),
+ * and the runs waiting for a person's input, each answered from the page (docs/flows.md, "The input node").
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { BASE } from '../router';
@@ -44,15 +47,102 @@ interface FlowRun extends FlowRunSummary {
   nodes: FlowNode[];
 }
 
+/** A run waiting at one or more input nodes (GET /flows/runs/waiting). */
+interface WaitingRun extends FlowRunSummary {
+  flowName: string;
+  waiting: Array<{ node: string; prompt: string; expires_at: string; screenshot?: { url: string } }>;
+}
+
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 const flowHref = (id: string) => `${BASE}/flows/${encodeURIComponent(id)}`;
+const runApiPath = (flowId: string, runId: string) => `/flows/${encodeURIComponent(flowId)}/runs/${encodeURIComponent(runId)}`;
+
+/** The answer to one waiting input node: its prompt as the field's label, one text field, send. */
+function InputForm({ flowId, runId, node, prompt, onAnswered }: { flowId: string; runId: string; node: string; prompt: string; onAnswered: () => void }) {
+  const [value, setValue] = useState('');
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const send = async (event: Event) => {
+    event.preventDefault();
+    setSending(true);
+    setError(null);
+    try {
+      await api('POST', `${runApiPath(flowId, runId)}/input`, { node, value });
+      setValue('');
+      onAnswered();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSending(false);
+    }
+  };
+  const fieldId = `input-${runId}-${node}`;
+  return (
+    <form class="input-answer" data-input-node={node} onSubmit={(e) => void send(e)}>
+      <label for={fieldId}>{prompt}</label>
+      <input id={fieldId} type="text" autocomplete="off" required maxLength={10000} value={value} onInput={(e) => setValue((e.currentTarget).value)} />
+      <button type="submit" disabled={sending}>
+        Send answer
+      </button>
+      <ErrorMessage error={error} />
+    </form>
+  );
+}
+
+/** The account's runs waiting for input, oldest first, each waiting node with its form. */
+export function WaitingInputPage() {
+  const runs = useLoad(() => api<{ runs: WaitingRun[] }>('GET', '/flows/runs/waiting'));
+  return (
+    <Page
+      title="Waiting for input"
+      actions={
+        <button type="button" class="secondary" onClick={() => void runs.reload()}>
+          Refresh
+        </button>
+      }
+    >
+      <p>
+        <Link href={`${BASE}/flows`}>← All flows</Link>
+      </p>
+      <p>Flow runs paused at an input node until someone answers its prompt; a run that is not answered in time fails.</p>
+      <Loading loaded={runs} />
+      {runs.data && runs.data.runs.length === 0 ? <p>No run is waiting for input.</p> : null}
+      {runs.data && runs.data.runs.length > 0 ? (
+        <ul class="waiting-runs">
+          {runs.data.runs.map((run) => (
+            <li key={run.id} data-waiting-run-id={run.id}>
+              <div class="node-head">
+                <Link href={`${flowHref(run.flowId)}/runs/${encodeURIComponent(run.id)}`}>{run.flowName}</Link> <span class="muted">started {formatTime(run.createdAt)}</span>
+              </div>
+              {run.waiting.map((w) => (
+                <div key={w.node}>
+                  <p class="muted">
+                    Node <strong>{w.node}</strong>, answer before {formatTime(w.expires_at)}
+                    {w.screenshot ? (
+                      <>
+                        {' '}
+                        · screenshot: <code>{w.screenshot.url}</code> (with your API key)
+                      </>
+                    ) : null}
+                  </p>
+                  <InputForm flowId={run.flowId} runId={run.id} node={w.node} prompt={w.prompt} onAnswered={() => void runs.reload()} />
+                </div>
+              ))}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Page>
+  );
+}
 
 export function FlowsPage() {
   const flows = useLoad(() => api<{ flows: Flow[] }>('GET', '/flows'));
   return (
     <Page title="Flows">
       <p>
-        Flows are created and started through the API (<code>POST /flows</code>, <code>POST /flows/:id/runs</code>); here you follow and cancel their runs.
+        Flows are created and started through the API (<code>POST /flows</code>, <code>POST /flows/:id/runs</code>); here you follow and cancel their runs, and answer
+        the runs <Link href={`${BASE}/flows/waiting`}>waiting for input</Link>.
       </p>
       <Loading loaded={flows} />
       {flows.data && flows.data.flows.length === 0 ? <p>No flows yet.</p> : null}
@@ -227,6 +317,9 @@ export function FlowRunPage({ id, runId }: { id: string; runId: string }) {
                     <summary>Output</summary>
                     <Json value={node.output} label={`Output of ${node.id}`} />
                   </details>
+                ) : null}
+                {node.status === 'waiting_input' ? (
+                  <InputForm flowId={id} runId={runId} node={node.id} prompt={(node.output as { prompt?: string } | null)?.prompt ?? 'Your answer'} onAnswered={() => void run.reload()} />
                 ) : null}
                 {node.error ? <Json value={node.error} label={`Error of ${node.id}`} /> : null}
               </li>

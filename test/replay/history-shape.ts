@@ -41,7 +41,7 @@ const attributesOf = (event: Json) => Object.entries(event).find(([key]) => key.
 /**
  * The steps of a history, one per event that a replay checks or that tells a path apart:
  * `activity:<type>`, `local-activity:<type>`, `patch:<id>`, `timer`, `signal:<name>`,
- * `child:<type>`, `search-attributes`, `continue-as-new`, `end:<completed|failed|…>`.
+ * `update:<name>` (accepted), `child:<type>`, `search-attributes`, `continue-as-new`, `end:<completed|failed|…>`.
  */
 export function historySteps(history: HistoryJson): string[] {
   const steps: string[] = [];
@@ -68,6 +68,9 @@ export function historySteps(history: HistoryJson): string[] {
         break;
       case 'WorkflowExecutionSignaled':
         steps.push(`signal:${String(attributes.signalName)}`);
+        break;
+      case 'WorkflowExecutionUpdateAccepted':
+        steps.push(`update:${String(((attributes.acceptedRequest as Json | undefined)?.input as Json | undefined)?.name)}`);
         break;
       case 'StartChildWorkflowExecutionInitiated':
         steps.push(`child:${(attributes.workflowType as { name: string }).name}`);

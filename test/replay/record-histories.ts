@@ -297,6 +297,45 @@ const SCENARIOS: Scenario[] = [
   },
   {
     produces: {
+      'flowWorkflow.input-answered': 'a flow run: scrape → input node (patch flow-input-v1; waits on a timer, flow.input_required emitted) answered by POST …/input (the flowInput Update) → scrape using {{ nodes.code.value }}',
+      'flowWorkflow.input-timeout': 'a flow run whose input node gets no answer within its 1 s timeout: the node fails, its dependant is skipped, the run fails',
+    },
+    async run(ctx): Promise<Recording[]> {
+      const nodes = (timeout?: number) => [
+        { id: 'first', type: 'scrape', config: { url: `${ctx.fixtures.url}/page/1`, selectors: ['h1'] } },
+        { id: 'code', type: 'input', needs: ['first'], config: { prompt: 'Which page?', ...(timeout ? { timeout } : {}) } },
+        { id: 'after', type: 'scrape', needs: ['code'], config: { url: `${ctx.fixtures.url}/page/{{ nodes.code.value }}`, selectors: ['h1'] } },
+      ];
+      const runOf = async (name: string, timeout?: number) => {
+        const flow = await ok(ctx.api('POST', '/flows', { name, nodes: nodes(timeout) }), 201, `create the flow ${name}`);
+        const hookPath = `/replay-flow-input-${randomUUID()}`;
+        const started = await ok(ctx.api('POST', `/flows/${String(flow.id)}/runs`, { webhook: { url: `${ctx.events.origin}${hookPath}` } }), 202, `start ${name}`);
+        return { flowId: String(flow.id), runId: String(started.id), workflowId: started.workflowId as string, hookPath };
+      };
+      const runState = async (ids: { flowId: string; runId: string }) => (await ctx.api('GET', `/flows/${ids.flowId}/runs/${ids.runId}`)).body;
+      const answered = await runOf('input answered');
+      await waitFor('the run waiting for input', async () => ((await runState(answered)).status === 'waiting_input' ? true : undefined), CLOSE_WAIT_MS);
+      // Its flow.input_required delivered: the run is past the event, most likely waiting on its timer.
+      await waitFor('flow.input_required delivered', () => Promise.resolve(ctx.events.received.some((d) => d.path === answered.hookPath && d.event.type === 'flow.input_required')), CLOSE_WAIT_MS);
+      await ok(ctx.api('POST', `/flows/${answered.flowId}/runs/${answered.runId}/input`, { node: 'code', value: '7' }), 200, 'answer the input node');
+      const timedOut = await runOf('input timeout', 1);
+      for (const [ids, want] of [[answered, 'succeeded'], [timedOut, 'failed']] as const) {
+        const run = await waitFor('the flow run finished', async () => {
+          const body = await runState(ids);
+          return ['succeeded', 'failed', 'cancelled'].includes(body.status as string) ? body : undefined;
+        }, CLOSE_WAIT_MS);
+        if (run.status !== want) throw new Error(`the flow run ended ${String(run.status)}, expected ${want}`);
+      }
+      const inputSteps = { 'patch:flow-input-v1': 1, 'activity:recordFlowInputRequired': 1, 'local-activity:emitWebhookEvents': 2 };
+      return [
+        // No timer required here: an answer taken in the workflow task that started the wait cancels its timer before it is recorded.
+        { name: 'flowWorkflow.input-answered', workflowId: answered.workflowId, covers: { ...inputSteps, 'update:flowInput': 1, 'activity:recordFlowRunWaiting': 1, 'activity:prepareFlowScrape': 2, 'end:completed': 1 } },
+        { name: 'flowWorkflow.input-timeout', workflowId: timedOut.workflowId, covers: { ...inputSteps, timer: 1, 'activity:recordFlowRunWaiting': 1, 'activity:prepareFlowScrape': 1, 'end:failed': 1 } },
+      ];
+    },
+  },
+  {
+    produces: {
       'crawlWorkflow.first-execution': 'a crawl\'s first execution: sitemap skipped, robots.txt read, a politeness delay (the claim keeps the origin back, a timer wakes the loop: crawl-free-slots-v1), continued as new when the server suggested it',
       'crawlWorkflow.last-execution': 'the same crawl\'s last execution: started from the continue-as-new input, it claims what is left of the frontier, closes the crawl and emits crawl.completed',
     },
