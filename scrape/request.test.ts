@@ -158,3 +158,40 @@ describe('scrapeCost', () => {
     expect(scrapeCost(parseScrapeRequest({ url: URL_OK, mode: 'browser', capture_network: true }))).toBe(6);
   });
 });
+
+describe('actions (docs/scraping.md "Actions")', () => {
+  it('normalises the actions (defaults applied) and prices each screenshot action like the screenshot format', () => {
+    const req = parseScrapeRequest({
+      url: URL_OK,
+      mode: 'browser',
+      formats: ['screenshot'],
+      actions: [{ type: 'click', selector: '#more' }, { type: 'scroll' }, { type: 'screenshot' }, { type: 'screenshot', fullPage: true }],
+    });
+    expect(req.actions).toEqual([
+      { type: 'click', selector: '#more', all: false },
+      { type: 'scroll', direction: 'down' },
+      { type: 'screenshot', fullPage: false },
+      { type: 'screenshot', fullPage: true },
+    ]);
+    expect(scrapeCost(req)).toBe(5 + 1 + 2);
+  });
+
+  it('holds the waits together to one attempt: timeout_ms, else the default share for the retry_count', () => {
+    const wait = (milliseconds: number) => ({ type: 'wait', milliseconds });
+    expect(parseScrapeRequest({ url: URL_OK, mode: 'browser', options: { timeout_ms: 5000 }, actions: [wait(2000), wait(2999)] }).actions).toHaveLength(2);
+    expect(messagesOf({ url: URL_OK, mode: 'browser', options: { timeout_ms: 5000 }, actions: [wait(2000), wait(3000)] })[0]).toMatch(/^actions waits add up to 5000 ms/);
+    // retry_count 0: one attempt has (50 s - 1 s) to itself; retry_count 2: about a third of it.
+    expect(parseScrapeRequest({ url: URL_OK, mode: 'browser', options: { retry_count: 0 }, actions: [wait(40_000)] }).actions).toHaveLength(1);
+    expect(messagesOf({ url: URL_OK, mode: 'browser', actions: [wait(20_000)] })[0]).toMatch(/budget of 16083 ms/);
+    // A wait for a selector counts nothing: it ends when the selector appears.
+    expect(parseScrapeRequest({ url: URL_OK, mode: 'browser', actions: [{ type: 'wait', selector: '#x' }] }).actions).toHaveLength(1);
+  });
+
+  it('refuses a wait with both or neither of milliseconds and selector, and every broken rule at once', () => {
+    expect(messagesOf({ url: URL_OK, mode: 'browser', actions: [{ type: 'wait' }] })).toEqual(['actions.0 must give either milliseconds or selector (one of them)']);
+    expect(messagesOf({ url: URL_OK, mode: 'browser', actions: [{ type: 'wait', milliseconds: 5, selector: 'a' }] })).toEqual(['actions.0 must give either milliseconds or selector (one of them)']);
+    expect(messagesOf({ url: URL_OK, actions: [{ type: 'write' }], mobile: true })).toEqual(
+      expect.arrayContaining(['actions is only available in browser mode', 'mobile is only available in browser mode', expect.stringMatching(/^actions\.0\.text /)]),
+    );
+  });
+});

@@ -107,7 +107,7 @@ export const scrapeRequestSchema = z.strictObject({
   session: scrapeSessionSchema.optional(),
   // Browser actions (docs/scraping.md "Actions"): run in order after the page loaded, before it is read.
   actions: actionsSchema.optional(),
-  // browser only: a phone's viewport, user agent and touch (docs/scraping.md "Mobile").
+  // browser only: a phone's viewport, user agent and touch (docs/scraping.md "Request").
   mobile: z.boolean().optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
@@ -157,7 +157,7 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
       retry_count: typeof options.retry_count === 'number' ? options.retry_count : 2,
       timeout_ms: typeof options.timeout_ms === 'number' ? options.timeout_ms : undefined,
     });
-    if (waits >= budget) problems.push({ path: ['actions'], message: `waits add up to ${waits} ms, more than one attempt's time budget of ${budget} ms (options.timeout_ms, or its default for the retry_count)` });
+    if (waits >= budget) problems.push({ path: ['actions'], message: `waits add up to ${waits} ms: they must stay under one attempt's time budget of ${budget} ms (options.timeout_ms, or its default for the retry_count)` });
   }
   if (raw.body !== undefined && method !== 'POST') problems.push({ path: ['body'], message: 'is only allowed with method POST' });
   if (raw.webhook !== undefined && raw.async !== true) problems.push({ path: ['webhook'], message: 'is only accepted with async: true (a synchronous request gets its outcome in the answer)' });

@@ -68,6 +68,17 @@ describe('scrape options → our request', () => {
     expect(parseV2Scrape({ url: URL_, waitFor: 0 }).request.mode).toBe('http');
     expect(parseV2Scrape({ url: URL_, mobile: true }).request.mode).toBe('browser');
     expect(parseV2Scrape({ url: URL_, waitFor: 500, mode: 'http' }).request.mode).toBe('http');
+    // waitFor is a leading wait action (not in http mode, where there is no page to wait on); mobile is ours.
+    expect(parseV2Scrape({ url: URL_, waitFor: 500 }).request.actions).toEqual([{ type: 'wait', milliseconds: 500 }]);
+    expect(parseV2Scrape({ url: URL_, waitFor: 500, mode: 'http' }).request.actions).toBeUndefined();
+    expect(parseV2Scrape({ url: URL_, mobile: true }).request.mobile).toBe(true);
+    const acted = parseV2Scrape({ url: URL_, waitFor: 100, actions: [{ type: 'click', selector: '#more' }, { type: 'screenshot', fullPage: true }] }).request;
+    expect(acted.mode).toBe('browser');
+    expect(acted.actions).toEqual([
+      { type: 'wait', milliseconds: 100 },
+      { type: 'click', selector: '#more', all: false },
+      { type: 'screenshot', fullPage: true },
+    ]);
     expect(parseV2Scrape({ url: URL_, mode: 'browser' }).request.mode).toBe('browser');
     expect(parseV1Scrape({ url: URL_, formats: ['screenshot@fullPage'] }).request).toMatchObject({ mode: 'browser', formats: ['screenshot@fullPage', 'metadata'] });
   });
@@ -86,7 +97,9 @@ describe('scrape options → our request', () => {
     expect(badRequest(() => parseV2Scrape({ url: URL_, formats: [{ type: 'changeTracking' }] }))).toContain('"changeTracking" is not supported');
     expect(badRequest(() => parseV1Scrape({ url: URL_, formats: ['extract'] }))).toContain('"extract" is not supported');
     expect(badRequest(() => parseV2Scrape({ url: URL_, formats: ['pdf-magic'] }))).toContain('supported formats are markdown, html, rawHtml, links, screenshot');
-    expect(badRequest(() => parseV2Scrape({ url: URL_, actions: [{ type: 'click', selector: 'a' }] }))).toContain('actions is not supported');
+    expect(badRequest(() => parseV2Scrape({ url: URL_, actions: [{ type: 'pdf' }] }))).toContain('actions.0.type must name an action type');
+    expect(badRequest(() => parseV2Scrape({ url: URL_, actions: [{ type: 'screenshot', quality: 80 }] }))).toContain('quality is not allowed');
+    expect(badRequest(() => parseV2Scrape({ url: URL_, actions: [{ type: 'click', selector: 'a' }], mode: 'http' }))).toContain('actions is only available in browser mode');
     expect(parseV2Scrape({ url: URL_, actions: [] }).request.mode).toBe('http');
     expect(badRequest(() => parseV2Scrape({ url: 'ftp://example.com/' }))).toContain('url');
     expect(badRequest(() => parseV2Scrape({}))).toContain('url');
@@ -145,6 +158,22 @@ describe('our result → a Firecrawl document', () => {
       'twitter:card': 'summary',
     },
   };
+
+  it("answers the actions' outputs as Firecrawl names them, their screenshots as PNG data URLs in order", () => {
+    const actions = {
+      screenshots: [{ url: '/webhook/runs/run-9/actions/screenshots/0', width: 1, height: 1, bytes: 4 }, { url: '/webhook/runs/run-9/actions/screenshots/1', width: 1, height: 1, bytes: 3 }],
+      scrapes: [{ url: 'https://example.com/b', html: '<p>x</p>' }],
+      javascriptReturns: [{ type: 'number', value: 3 }],
+    };
+    const doc = toFirecrawlDocument({ ...page, actions }, { formats: ['markdown'], fullPage: false }, { actionScreenshots: [new Uint8Array([137, 80, 78, 71]), new Uint8Array([1, 2, 3])] });
+    expect(doc.actions).toEqual({
+      screenshots: ['data:image/png;base64,iVBORw==', 'data:image/png;base64,AQID'],
+      scrapes: [{ url: 'https://example.com/b', html: '<p>x</p>' }],
+      javascriptReturns: [{ type: 'number', value: 3 }],
+      pdfs: [],
+    });
+    expect(toFirecrawlDocument(page, { formats: ['markdown'], fullPage: false }).actions).toBeUndefined();
+  });
 
   it('answers the formats asked, links as strings, metadata as Firecrawl names it', () => {
     const doc = toFirecrawlDocument(page, { formats: ['markdown', 'links', 'screenshot'], fullPage: false }, { screenshot: new Uint8Array([137, 80, 78, 71]) });

@@ -169,14 +169,58 @@ describe('JavaScript SDK @mendable/firecrawl-js 4.42.0', () => {
     await expectOneDebit(forced.metadata!.scrapeId!, 1, 'http');
   });
 
-  it('v2 scrape errors: json format and actions 400 naming the field, bad key 401, invalid URL 400, out of credit 402, private target 403 — none charged', async () => {
+  it('v2 scrape with actions (click, wait, write, press, screenshot, scrape, executeJavascript), waitFor and mobile: their outputs in the document (5 + 1 credits)', async () => {
+    const doc = await js().scrape(`${site.url}/reveal`, {
+      formats: ['rawHtml'],
+      waitFor: 50,
+      mobile: true,
+      actions: [
+        { type: 'click', selector: '#reveal' },
+        { type: 'wait', selector: '#revealed' },
+        { type: 'click', selector: '#q' },
+        { type: 'write', text: 'from the sdk' },
+        { type: 'press', key: 'Enter' },
+        { type: 'wait', selector: '#searched' },
+        { type: 'screenshot' },
+        { type: 'scrape' },
+        { type: 'executeJavascript', script: "return [screen.width, document.querySelector('#searched').textContent]" },
+      ],
+    });
+    expect(doc.rawHtml).toContain('<p id="revealed">Revealed content</p>');
+    const actions = doc.actions as { screenshots: string[]; scrapes: Array<{ url: string; html: string }>; javascriptReturns: Array<{ type: string; value: unknown }> };
+    expect(actions.screenshots).toHaveLength(1);
+    expect(Buffer.from(actions.screenshots[0]!.slice('data:image/png;base64,'.length), 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(actions.scrapes).toEqual([{ url: `${site.url}/reveal`, html: expect.stringContaining('<p id="searched">Searched: from the sdk</p>') }]);
+    // mobile: a phone's screen.
+    expect(actions.javascriptReturns).toEqual([{ type: 'object', value: [412, 'Searched: from the sdk'] }]);
+    expect(doc.metadata!.creditsUsed).toBe(6);
+    await expectOneDebit(doc.metadata!.scrapeId!, 6, 'browser');
+  });
+
+  it('v2 scrape: a navigation an action causes to a private address is refused (403 PRIVATE_TARGET), refunded, nothing reached', async () => {
+    loopback.resetCounters();
+    const runsBefore = await runCount();
+    const refused = await jsError(js().scrape(`${site.url}/links-to?url=${encodeURIComponent(`${loopback.url}/page/secret`)}`, { actions: [{ type: 'click', selector: 'a.link' }] }));
+    expect(refused.status).toBe(403);
+    expect(refused.code).toBe('PRIVATE_TARGET');
+    expect(await runCount()).toBe(runsBefore + 1);
+    const [run] = await sql<{ id: string }>(stack.databaseUrl, 'SELECT id FROM scrape_run WHERE "userId" = $1 ORDER BY "createdAt" DESC LIMIT 1', [account.userId]);
+    expect(await ledgerOfRun(run!.id)).toEqual([
+      ['debit', -5],
+      ['refund', 5],
+    ]);
+    expect(await balance()).toBe(START_BALANCE);
+    expect(loopback.hits.get('/page/secret')).toBeUndefined();
+  });
+
+  it('v2 scrape errors: json format and an action we do not have 400 naming the field, bad key 401, invalid URL 400, out of credit 402, private target 403 — none charged', async () => {
     const runsBefore = await runCount();
     const json = await jsError(js().scrape(`${site.url}/article`, { formats: [{ type: 'json', prompt: 'the title' }] }));
     expect(json.status).toBe(400);
     expect(json.message).toContain('formats[0] "json" is not supported');
-    const actions = await jsError(js().scrape(`${site.url}/article`, { actions: [{ type: 'click', selector: 'a' }] }));
+    const actions = await jsError(js().scrape(`${site.url}/article`, { actions: [{ type: 'pdf' }] } as never));
     expect(actions.status).toBe(400);
-    expect(actions.message).toContain('actions is not supported');
+    expect(actions.message).toContain('actions.0.type must name an action type');
     const badKey = await jsError(new Firecrawl({ apiKey: 'sk_test_not-a-key', apiUrl: stack.baseUrl }).scrape(`${site.url}/article`));
     expect(badKey.status).toBe(401);
     const invalid = await jsError(js().scrape('not a url'));

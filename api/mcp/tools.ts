@@ -46,7 +46,7 @@ const SPECS: readonly ToolSpec[] = [
     name: 'scrape',
     title: 'Scrape a page',
     description:
-      'Scrape one URL and answer its content (1 credit in http mode; browser mode and screenshots cost more: GET /pricing). Without `formats` or `selectors` the page comes back as markdown (main content). The text result is the markdown when asked; structured content is the whole run (id, status, credits). Waits up to the synchronous limit (50 s), then answers TIMEOUT with the run id: fetch it later with get_run. `async: true` answers the run id at once.',
+      'Scrape one URL and answer its content (1 credit in http mode; browser mode and screenshots cost more: GET /pricing). Without `formats` or `selectors` the page comes back as markdown (main content). Browser mode takes `actions` (wait, click, write, press, scroll, screenshot, scrape, executeJavascript), run in order before the page is read. The text result is the markdown when asked; structured content is the whole run (id, status, credits). Waits up to the synchronous limit (50 s), then answers TIMEOUT with the run id: fetch it later with get_run. `async: true` answers the run id at once.',
     method: 'post',
     path: '/webhook/unblocker',
     bodyDefaults: (body) => (body.formats === undefined && body.selectors === undefined ? { ...body, formats: ['markdown'], only_main_content: body.only_main_content ?? true } : body),

@@ -9,7 +9,7 @@
  */
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance } from '../../test/helpers/accounts';
-import { type Json, call, request } from '../../test/helpers/http';
+import { type Json, call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 
 jest.setTimeout(300_000);
@@ -61,7 +61,7 @@ describe('actions', () => {
         { type: 'screenshot' },
         { type: 'executeJavascript', script: "document.querySelector('#searched').textContent" },
         { type: 'executeJavascript', script: "const n = document.querySelectorAll('p').length;\nreturn { paragraphs: n, input: document.querySelector('#q').value };" },
-        { type: 'executeJavascript', script: 'await new Promise((resolve) => setTimeout(resolve, 10)); null' },
+        { type: 'executeJavascript', script: 'await new Promise((resolve) => setTimeout(resolve, 10));\nreturn null;' },
         { type: 'wait', milliseconds: 20 },
       ],
     });
@@ -82,10 +82,12 @@ describe('actions', () => {
     ]);
     // The screenshot: a reference, its PNG served to the run's owner.
     expect(body.actions.screenshots).toEqual([{ url: `/webhook/runs/${body.id}/actions/screenshots/0`, width: 1366, height: 900, bytes: expect.any(Number) }]);
-    const png = await request(stack.baseUrl, 'GET', body.actions.screenshots[0].url, key());
+    const png = await fetch(`${stack.baseUrl}${body.actions.screenshots[0].url}`, { headers: key() });
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
-    expect(Number(png.headers.get('content-length'))).toBe(body.actions.screenshots[0].bytes);
+    const bytes = Buffer.from(await png.arrayBuffer());
+    expect(bytes.byteLength).toBe(body.actions.screenshots[0].bytes);
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect((await call(stack.baseUrl, 'GET', `/webhook/runs/${body.id}/actions/screenshots/1`, key())).status).toBe(404);
     // The browser's price and one screenshot action, as GET /pricing says.
     const prices = (await call(stack.baseUrl, 'GET', '/pricing', {})).body;
@@ -93,7 +95,7 @@ describe('actions', () => {
     expect(await ledgerOfRun(body.id)).toEqual([['debit', -body.credits.cost]]);
     // Stored with the run: GET /webhook/runs/:id answers the same outputs.
     const stored = await call(stack.baseUrl, 'GET', `/webhook/runs/${body.id}`, key());
-    expect(stored.body.actions).toEqual(body.actions);
+    expect(stored.body.result.actions).toEqual(body.actions);
   });
 
   it('loads more of an infinite list with the "load more" button and by scrolling', async () => {
@@ -157,7 +159,7 @@ describe('actions', () => {
     ]);
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
     const run = await call(stack.baseUrl, 'GET', `/webhook/runs/${body.id}`, key());
-    expect(run.body).toMatchObject({ status: 'failed', error: { code: 'ACTION_FAILED' } });
+    expect(run.body).toMatchObject({ status: 'failed', error: { code: 'ACTION_FAILED', attempts: 1, refunded: true } });
   });
 
   it('fails a run whose script throws with ACTION_FAILED naming the action and the error, refunded', async () => {
@@ -216,7 +218,7 @@ describe('actions', () => {
     expect(mobileHttp).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST', message: 'mobile is only available in browser mode' } });
     const waits = await scrape({ url, mode: 'browser', options: { timeout_ms: 5000 }, actions: [{ type: 'wait', milliseconds: 3000 }, { type: 'wait', milliseconds: 3000 }] });
     expect(waits.status).toBe(400);
-    expect(waits.body.message).toMatch(/^actions waits add up to 6000 ms, more than one attempt's time budget of 5000 ms/);
+    expect(waits.body.message).toMatch(/^actions waits add up to 6000 ms: they must stay under one attempt's time budget of 5000 ms/);
     const selector = await scrape({ url, mode: 'browser', actions: [{ type: 'click', selector: 'a[' }] });
     expect(selector).toMatchObject({ status: 400, body: { code: 'INVALID_SELECTOR' } });
     expect(selector.body.message).toContain('actions[0] (click) selector');

@@ -179,20 +179,21 @@ interface EvaluateAnswer {
 }
 
 /**
- * A script's value, as JSON carries it: first as an expression (its completion value, top-level
- * `await` allowed), and, when it does not compile as one because it uses `return`, as the body of
- * an async function. Through CDP, so a page's Content-Security-Policy does not refuse it.
+ * A script's value, as JSON carries it: first as a script (its completion value, as the console
+ * gives it), and, when it does not compile as one because it uses `return` or a top-level `await`,
+ * as the body of an async function (its return value). Through CDP, so a page's
+ * Content-Security-Policy does not refuse it.
  */
 async function evaluateScript(cdp: CDPSession, script: string, timeoutMs: number, fail: Fail): Promise<{ type: string; value: unknown }> {
   const evaluate = (expression: string) =>
-    cdp.send('Runtime.evaluate', { expression, replMode: true, awaitPromise: true, returnByValue: false, userGesture: true }) as Promise<EvaluateAnswer>;
+    cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: false, userGesture: true }) as Promise<EvaluateAnswer>;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(fail(`the script did not finish within ${Math.max(1, timeoutMs)} ms`)), Math.max(1, timeoutMs));
   });
   try {
     let answer = await Promise.race([evaluate(script), late]);
-    if (answer.exceptionDetails && /Illegal return statement/.test(answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text)) {
+    if (answer.exceptionDetails && /^SyntaxError: (Illegal return statement|await is only valid)/.test(answer.exceptionDetails.exception?.description ?? '')) {
       answer = await Promise.race([evaluate(`(async () => {\n${script}\n})()`), late]);
     }
     if (answer.exceptionDetails) {
