@@ -236,10 +236,9 @@ async function main(): Promise<void> {
   }
 }
 
-
 /**
- * The bound the full soak holds for the browser side (docs/benchmarks.md, "Soak rerun of
- * 2026-11-22 20:54–21:24 UTC": after its warm-up, MiB), and its flatness rule.
+ * The figures the full soak holds for the browser side (docs/benchmarks.md, "Soak rerun of
+ * 2026-11-22 20:54–21:24 UTC": RSS after its warm-up, MiB), printed beside this run's.
  */
 const FULL_SOAK = { 'worker-browser': { median: 512, min: 482, max: 564 }, chromium: { median: 363, min: 260, max: 551 } } as const;
 
