@@ -100,6 +100,11 @@ describe('validateFlow', () => {
     ]);
   });
 
+  it('takes a scrape node\'s actions, cookies and session (issue 26), placeholders in an action\'s text included', () => {
+    const login = scrape('login', [], { url: 'https://example.com/login', mode: 'browser', session: { name: 'site', save: true }, cookies: [{ name: 'lang', value: 'en' }], actions: [{ type: 'click', selector: '#code' }, { type: 'write', text: '{{ nodes.otp.value }}' }] });
+    expect(validate({ name: 'login', nodes: [{ id: 'otp', type: 'input', config: { prompt: 'one-time code' } }, { ...login, needs: ['otp'] }] })).toEqual([]);
+  });
+
   it('checks an input node\'s config: prompt required, timeout in seconds within its bounds, screenshot a boolean', () => {
     const input = (id: string, config: Record<string, unknown>, needs: string[] = []) => ({ id, type: 'input', config, needs });
     expect(
