@@ -1,20 +1,27 @@
 /**
- * Monitors end to end (docs/monitors.md): real API and worker processes, Temporal (its Schedules),
+ * Monitors end to end (docs/monitors.md): real API and worker processes, a file-backed Temporal
+ * dev server of this file's own (its Schedules; so it can be killed and restarted on its store),
  * PostgreSQL, a fixture page the test changes between checks, and a local receiver that verifies
  * every webhook signature with the Stripe SDK's helper. Checks are driven by "check now" (the
- * schedule's action, triggered) so each one is deterministic; the worker-kill case lets the
- * schedule's own ticks run.
+ * schedule's action, triggered) so each one is deterministic; the crash case (the worker and the
+ * Temporal server SIGKILLed between ticks) lets the schedule's own ticks run.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { Client, Connection, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
-import { listenOnLoopback } from '../../platform/free-port';
+import { freePort, listenOnLoopback } from '../../platform/free-port';
+import { type RunningTemporal, startTemporalDevServer } from '../../scripts/runtime/temporal-server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance } from '../../test/helpers/accounts';
+import { testEnv } from '../../test/helpers/env';
 import { type Json, call } from '../../test/helpers/http';
+import { auditRunsAndLedger } from '../../test/helpers/run-ledger';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../../test/helpers/webhook-receiver';
 
-// A worker restart and several schedule ticks on a loaded machine take longer than jest's default.
+// Worker and Temporal restarts and several schedule ticks on a loaded machine take longer than jest's default.
 jest.setTimeout(300_000);
 const WAIT_MS = 90_000;
 
@@ -23,13 +30,21 @@ const page = { status: 200, price: '10 EUR', stamp: 'Updated at 09:00:00' };
 let fixture: http.Server;
 let fixtureUrl: string;
 let stack: Stack;
+let temporalServer: RunningTemporal;
+let temporalPort: number;
+let dbFile: string;
 let receiver: EventReceiver;
 let connection: Connection;
 let temporal: Client;
 let owner: TestAccount;
 let other: TestAccount;
 
+const startTemporal = () => startTemporalDevServer({ cliPath: testEnv('temporalCli'), port: temporalPort, dbFile });
+
 beforeAll(async () => {
+  dbFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'monitors-')), 'temporal.db');
+  temporalPort = await freePort();
+  temporalServer = await startTemporal();
   fixture = http.createServer((_req, res) => {
     res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Prices</title></head><body><main><h1>Prices</h1><p>Widget: ${page.price}</p><p>Gadget: 5 EUR</p><p class="stamp">${page.stamp}</p></main></body></html>`);
@@ -39,6 +54,7 @@ beforeAll(async () => {
   receiver = await startEventReceiver();
   stack = await startStack({
     env: {
+      TEMPORAL_ADDRESS: temporalServer.address,
       MONITOR_MIN_INTERVAL_MS: '1000',
       MONITOR_MAX_PER_ACCOUNT: '3',
       WEBHOOK_RETRY_INITIAL_MS: '100',
@@ -47,7 +63,7 @@ beforeAll(async () => {
       WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1',
     },
   });
-  connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
+  connection = await Connection.connect({ address: temporalServer.address });
   temporal = new Client({ connection });
   [owner, other] = await Promise.all([createAccount(stack.baseUrl), createAccount(stack.baseUrl)]);
   await setBalance(stack.databaseUrl, owner.userId, 1000);
@@ -59,6 +75,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await connection?.close();
   await stack?.stop();
+  await temporalServer?.stop();
+  if (dbFile) rmSync(path.dirname(dbFile), { recursive: true, force: true });
   await receiver?.close();
   await new Promise((resolve) => fixture?.close(resolve));
 });
@@ -78,10 +96,35 @@ async function checks(monitorId: string): Promise<Json[]> {
   return listed.body.checks as Json[];
 }
 
+/** No check workflow open in this file's Temporal (false while it cannot answer, e.g. restarting). */
+async function noCheckRunning(): Promise<boolean> {
+  try {
+    for await (const open of temporal.workflow.list({ query: 'WorkflowType = "monitorCheckWorkflow" AND ExecutionStatus = "Running"' })) return !open;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Check now, once the previous check's workflow has closed (it still emits its events after the
+ * check is settled): Temporal names a triggered start by the second it is taken and drops it when
+ * a workflow of that id is still open, so a check asked in the same second would be lost. Retries
+ * a 503 (the API's Temporal connection coming back after a restart).
+ */
+async function askCheck(monitorId: string): Promise<void> {
+  await waitFor('the previous check workflow closed', noCheckRunning, WAIT_MS);
+  const asked = await waitFor('check now answered', async () => {
+    const answer = await api('POST', `/monitors/${monitorId}/check`, key(owner));
+    return answer.status === 503 ? undefined : answer;
+  }, WAIT_MS);
+  expect(asked.status).toBe(202);
+}
+
 /** Check now, and wait for that check to be settled (the newest of n + 1 checks). */
 async function checkNow(monitorId: string): Promise<Json> {
   const before = (await checks(monitorId)).length;
-  expect((await api('POST', `/monitors/${monitorId}/check`, key(owner))).status).toBe(202);
+  await askCheck(monitorId);
   return waitFor(
     `check ${before + 1} of ${monitorId}`,
     async () => {
@@ -205,29 +248,50 @@ describe('the Temporal Schedule of a monitor', () => {
   });
 });
 
-describe('a worker killed between ticks', () => {
-  it('the schedule goes on; no tick is charged twice and the change is reported once', async () => {
+describe('the worker and the Temporal server killed between ticks', () => {
+  it('the schedule goes on; no tick is charged twice and each change is reported once', async () => {
     page.price = '20 EUR';
     const before = delivered().length;
     const monitor = await createMonitor({ name: 'ticks', request: { url: fixtureUrl }, schedule: { every: '2s' } });
     const id = monitor.id as string;
+    const handle = temporal.schedule.getHandle(`monitor-${id}`);
+    // Describing waits out the test's own connection coming back after the restart.
+    const describe = () => handle.describe().catch(() => undefined);
     // The schedule's own ticks: a first check.
     await waitFor('a first scheduled check', async () => (await checks(id)).find((c) => c.status === 'new'), WAIT_MS);
 
+    // Crash both between ticks: the worker, then the Temporal server (its file-backed store kept).
     await stack.killWorker();
-    page.price = '21 EUR';
-    const handle = temporal.schedule.getHandle(`monitor-${id}`);
     const actionsAtKill = (await handle.describe()).info.numActionsTaken;
-    // Ticks go on without a worker (the one started waits for one; SKIP skips the rest meanwhile).
-    await waitFor('a tick while the worker is down', async () => (await handle.describe()).info.numActionsTaken > actionsAtKill, WAIT_MS);
+    temporalServer.process.kill('SIGKILL');
+    await new Promise((resolve) => temporalServer.process.once('exit', resolve));
+    page.price = '21 EUR';
+    temporalServer = await startTemporal();
+
+    // The schedule survived the restart as it was, and ticks go on without a worker (the check
+    // started waits for one; SKIP skips the rest meanwhile).
+    const after = await waitFor('the schedule described after the restart', describe, WAIT_MS);
+    expect(after.state.paused).toBe(false);
+    expect(after.spec.intervals?.[0]?.every).toBe(2000);
+    expect(after.action).toMatchObject({ type: 'startWorkflow', workflowType: 'monitorCheckWorkflow' });
+    await waitFor('a tick after the restart, while the worker is down', async () => ((await describe())?.info.numActionsTaken ?? 0) > actionsAtKill, WAIT_MS);
     await stack.startWorker();
 
-    await waitFor('the change found after the restart', async () => (await checks(id)).find((c) => c.status === 'changed'), WAIT_MS);
+    const found = await waitFor('the change found after the restarts', async () => (await checks(id)).find((c) => c.status === 'changed'), WAIT_MS);
+    expect(((found.diff as Json).markdown as string).split('\n')).toEqual(expect.arrayContaining(['-Widget: 20 EUR', '+Widget: 21 EUR']));
+    // A tick taken by the restarted server itself (the count it read back from its store grows).
+    await waitFor('a tick of the restarted server', async () => ((await describe())?.info.numActionsTaken ?? 0) > after.info.numActionsTaken, WAIT_MS);
     await api('POST', `/monitors/${id}/pause`, key(owner));
     await waitFor('no check running', async () => (await handle.describe()).info.runningActions.length === 0 && !(await checks(id)).some((c) => c.status === 'running'), WAIT_MS);
 
+    // A check asked after the restarts runs through the route.
+    page.price = '22 EUR';
+    const checked = await checkNow(id);
+    expect(checked).toMatchObject({ status: 'changed' });
+    expect(((checked.diff as Json).markdown as string).split('\n')).toEqual(expect.arrayContaining(['-Widget: 21 EUR', '+Widget: 22 EUR']));
+
     const all = await checks(id);
-    expect(all.filter((c) => c.status === 'changed')).toHaveLength(1);
+    expect(all.filter((c) => c.status === 'changed').map((c) => c.id)).toEqual([checked.id, found.id]);
     expect(all.filter((c) => c.status === 'new')).toHaveLength(1);
     const ledger = await ledgerOf(stack.databaseUrl, owner.userId);
     for (const check of all) {
@@ -235,9 +299,18 @@ describe('a worker killed between ticks', () => {
       // A succeeded check's scrape is debited once; a failed one is refunded once.
       expect(check.status === 'failed' ? rows.sort() : rows).toEqual(check.status === 'failed' ? ['debit', 'refund'] : ['debit']);
     }
+    // The account's whole ledger against its runs: nothing debited twice, no debit without its run.
+    const audit = await auditRunsAndLedger(stack.databaseUrl, owner.userId, all.flatMap((c) => (c.scrapeRunId ? [c.scrapeRunId as string] : [])));
+    expect({ missing: audit.missing, doubleDebits: audit.doubleDebits, debitsWithoutRun: audit.debitsWithoutRun, wrongRefunds: audit.wrongRefunds }).toEqual({ missing: [], doubleDebits: [], debitsWithoutRun: [], wrongRefunds: [] });
+
+    // Each change reported once, in order: one monitor.changed per changed check.
     const mine = () => delivered().slice(before).filter((d) => (d.event.data as Json).monitor_id === id);
-    const changeEvents = await waitFor('the change delivered', () => Promise.resolve(mine().length >= 1 ? mine() : undefined), WAIT_MS);
-    expect(changeEvents.map((d) => d.event.type)).toEqual(['monitor.changed']);
+    const changeEvents = await waitFor('both changes delivered', () => Promise.resolve(mine().length >= 2 ? mine() : undefined), WAIT_MS);
+    expect(changeEvents.map((d) => [d.event.type, (d.event.data as Json).id])).toEqual([
+      ['monitor.changed', found.id],
+      ['monitor.changed', checked.id],
+    ]);
+    for (const d of changeEvents) expect(d.verified).toBe(true);
     await api('DELETE', `/monitors/${id}`, key(owner));
   });
 });
