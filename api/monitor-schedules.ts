@@ -9,9 +9,13 @@
  * minute and at most a day (a cron schedule: one hour): after downtime of the server or every
  * worker, the ticks missed within that window run once the schedule runs again (SKIP keeps it to
  * one at a time), older ones are dropped; a monitor reports the page's state now, not a replay of
- * every tick it missed. "Check now" triggers the action with overlap ALLOW_ALL (the user asked).
+ * every tick it missed. "Check now" starts the same workflow directly, under an id of its own
+ * (`monitor-check-<id>-now-<uuid>`), beside any check running: a trigger of the schedule would name
+ * it by the second it was asked and the server drops a start whose id is still open (a check still
+ * sending its webhooks), after the route had answered 202.
  * Search attribute AccountId (the schedule and each check) and memo {userId, monitorId}.
  */
+import { randomUUID } from 'node:crypto';
 import { type Client, type ScheduleSpec, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { type MonitorScheduleSpec, type MonitorSchedules, monitorIds } from '../monitors/schedules';
@@ -95,8 +99,15 @@ export function createMonitorSchedules(deps: { temporal: { get(): Promise<Client
     async resume(monitorId, text) {
       await (await handle(monitorId)).unpause(text);
     },
-    async trigger(monitorId) {
-      await (await handle(monitorId)).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+    async trigger(monitorId, userId) {
+      await (await deps.temporal.get()).workflow.start(monitorCheckWorkflow, {
+        args: [{ monitorId, browserQueue: deps.queues.browser }],
+        taskQueue: deps.queues.main,
+        workflowId: `${monitorIds.checkWorkflow(monitorId)}-now-${randomUUID()}`,
+        typedSearchAttributes: [{ key: ACCOUNT_ID, value: userId }],
+        workflowExecutionTimeout: '1 hour',
+        memo: { userId, monitorId },
+      });
     },
     async delete(monitorId) {
       await (await handle(monitorId)).delete().catch(unlessGone);

@@ -28,8 +28,8 @@ export interface MonitorSchedules {
   nextTimes(monitorId: string): Promise<Date[]>;
   pause(monitorId: string, note: string): Promise<void>;
   resume(monitorId: string, note: string): Promise<void>;
-  /** Starts a check now ("check now"), beside any check already running. */
-  trigger(monitorId: string): Promise<void>;
+  /** Starts a check now ("check now"), beside any check already running, under an id of its own. */
+  trigger(monitorId: string, userId: string): Promise<void>;
   /** Deletes the schedule; one already gone is fine. */
   delete(monitorId: string): Promise<void>;
 }

@@ -301,7 +301,7 @@ function monitorActionRoutes(
       params: ['id'],
       credential: 'either',
       tag: 'monitors',
-      summary: 'Check now: triggers the schedule\'s action (202); the check appears in GET /monitors/:id/checks',
+      summary: 'Check now: starts the schedule\'s check workflow at once (202); the check appears in GET /monitors/:id/checks',
       responses: { 202: monitorSchema },
       errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED'],
       handler: async ({ auth, params }) => {
@@ -310,7 +310,7 @@ function monitorActionRoutes(
         const cost = scrapeCost(checkRequest(monitorDefinition(row)));
         const balance = deps.limits ? await deps.limits.balanceForNewRun(auth.userId) : await getBalance(deps.sql, auth.userId);
         if (balance < cost) throw new AppError('INSUFFICIENT_CREDIT', `A check costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });
-        await schedules.trigger(row.id);
+        await schedules.trigger(row.id, row.userId);
         return reply(202, await answer(row));
       },
     }),

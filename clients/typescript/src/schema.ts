@@ -1239,7 +1239,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check now: triggers the schedule's action (202); the check appears in GET /monitors/:id/checks */
+        /** Check now: starts the schedule's check workflow at once (202); the check appears in GET /monitors/:id/checks */
         post: operations["postMonitorsIdCheck"];
         delete?: never;
         options?: never;

@@ -90,7 +90,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[ErrorBody | Monitor]:
-    """Check now: triggers the schedule's action (202); the check appears in GET /monitors/:id/checks
+    """Check now: starts the schedule's check workflow at once (202); the check appears in GET
+    /monitors/:id/checks
 
     Args:
         id (str):
@@ -119,7 +120,8 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> ErrorBody | Monitor | None:
-    """Check now: triggers the schedule's action (202); the check appears in GET /monitors/:id/checks
+    """Check now: starts the schedule's check workflow at once (202); the check appears in GET
+    /monitors/:id/checks
 
     Args:
         id (str):
@@ -143,7 +145,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[ErrorBody | Monitor]:
-    """Check now: triggers the schedule's action (202); the check appears in GET /monitors/:id/checks
+    """Check now: starts the schedule's check workflow at once (202); the check appears in GET
+    /monitors/:id/checks
 
     Args:
         id (str):
@@ -170,7 +173,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> ErrorBody | Monitor | None:
-    """Check now: triggers the schedule's action (202); the check appears in GET /monitors/:id/checks
+    """Check now: starts the schedule's check workflow at once (202); the check appears in GET
+    /monitors/:id/checks
 
     Args:
         id (str):
