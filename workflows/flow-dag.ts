@@ -78,10 +78,13 @@ export function isInt(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-const SCRAPE_KEYS = new Set(['url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'formats']);
-// Cookies and a stored session (docs/scraping.md "Cookies and headers", "Sessions"), browser actions ("Actions"),
-// documents and block detection: checked in full by the API's scrape schema.
-for (const key of ['cookies', 'session', 'actions', 'mobile', 'document', 'block_detection']) SCRAPE_KEYS.add(key);
+// The scrape request's fields a flow node may set; each is checked in full by the API's scrape schema.
+const SCRAPE_KEYS = new Set([
+  'url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'formats',
+  // Cookies and a stored session (docs/scraping.md "Cookies and headers", "Sessions"), browser actions ("Actions"),
+  // documents and block detection.
+  'cookies', 'session', 'actions', 'mobile', 'document', 'block_detection',
+]);
 
 /**
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is

@@ -34,10 +34,6 @@ import { scrapeSessionSchema } from '../../scrape/cookies';
 export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'json', 'extract', 'summary', 'changeTracking'] as const;
 export type FirecrawlFormat = (typeof SUPPORTED_FORMATS)[number];
 
-/** Formats Firecrawl has and we do not produce (yet): refused, by name. */
-const UNSUPPORTED_FORMATS: Record<string, string> = {
-};
-
 /** The longest `timeout` honoured (ms): the whole answer's deadline. */
 export const MAX_FIRECRAWL_TIMEOUT_MS = 300_000;
 
@@ -125,8 +121,7 @@ export function wantedFormats(formats: FirecrawlScrapeOptions['formats'], field 
       wanted.add(name as FirecrawlFormat);
       continue;
     }
-    const reason = UNSUPPORTED_FORMATS[name];
-    throw new AppError('BAD_REQUEST', `${field}[${index}] "${name}" is not supported: ${reason ?? `supported formats are ${SUPPORTED_FORMATS.join(', ')}`}`);
+    throw new AppError('BAD_REQUEST', `${field}[${index}] "${name}" is not supported: supported formats are ${SUPPORTED_FORMATS.join(', ')}`);
   }
   return { formats: [...wanted], fullPage, ...(changeTrackingDiff ? { changeTrackingDiff } : {}) };
 }
