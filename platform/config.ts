@@ -123,6 +123,8 @@ const configSchema = z.object({
   BROWSER_SPARE_CONTEXTS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(32).optional(),
   /** Chromium is replaced after this many pages (0 = never). */
   BROWSER_RECYCLE_PAGES: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),
+  /** http mode sends https hops as the shipped Chromium would (wreq-js; docs/scraping.md "How we look to a site"); false: Node's TLS (undici). */
+  HTTP_IMPERSONATE: booleanFlag.default(true),
   FREE_CREDITS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(100),
   ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   BLACKLIST_HOSTS: commaList(true),

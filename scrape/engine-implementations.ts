@@ -19,7 +19,12 @@ export interface PageEngine {
 }
 
 export const ENGINE_IMPLEMENTATIONS = {
-  http: (config: Config) => createHttpEngine({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }) }),
+  http: (config: Config) =>
+    createHttpEngine({
+      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }),
+      ...(config.HTTP_IMPERSONATE ? { impersonate: { chromiumPath: config.CHROMIUM_PATH } } : {}),
+    }),
   // One Chromium per worker, launched on first use.
   browser: (config: Config, logger: Logger) =>
     createBrowserPool({

@@ -188,6 +188,8 @@ export const scrapeRequestSchema = z.strictObject({
   actions: actionsSchema.optional(),
   // browser only: a phone's viewport, user agent and touch (docs/scraping.md "Request").
   mobile: z.boolean().optional(),
+  // Both modes: accept an invalid or self-signed certificate (docs/scraping.md "http mode"). Absent means false.
+  skip_tls_verification: z.boolean().optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {
@@ -302,7 +304,7 @@ export { CAPTURE_NETWORK_PRICE, SCREENSHOT_PRICE, scrapeCost } from './engines';
  * objects, and two browser-only options the API does not expose.
  */
 export type EngineRequest = Partial<
-  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies' | 'document' | 'actions' | 'mobile'>
+  Pick<ScrapeRequest, 'method' | 'headers' | 'body' | 'wait_for' | 'fill_form' | 'capture_network' | 'formats' | 'only_main_content' | 'include_heading' | 'include_tags' | 'exclude_tags' | 'cookies' | 'document' | 'actions' | 'mobile' | 'skip_tls_verification'>
 > & {
   url: string;
   selectors?: ReadonlyArray<string | SelectorSpec>;

@@ -5,7 +5,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import type { Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors';
 
 export function headerValue(v: string | string[] | undefined): string | undefined {
@@ -16,7 +15,13 @@ function tooLarge(max: number): AppError {
   return new AppError('RESPONSE_TOO_LARGE', `response body exceeds the ${formatBytes(max)} limit`, { limit: max });
 }
 
-export async function readBody(res: Dispatcher.ResponseData, max: number): Promise<Buffer> {
+/** What readBody reads: undici's response, or the impersonating client's (impersonate.ts). */
+export interface BodySource {
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export async function readBody(res: BodySource, max: number): Promise<Buffer> {
   const encodings = (headerValue(res.headers['content-encoding']) ?? '')
     .split(',')
     .map((e) => e.trim().toLowerCase())

@@ -14,6 +14,10 @@
  *
  * Reading and decompressing a body under its size cap: body.ts. A PDF or DOCX answer (by its
  * Content-Type or its bytes) is converted by scrape/documents/ instead of being read as HTML.
+ *
+ * Looking like Chrome (option `impersonate`): every https hop is sent by impersonate.ts (wreq-js,
+ * Chrome's TLS and HTTP/2, Chromium's navigation headers, DNS pinned by the egress proxy); plain
+ * http hops, and every hop when wreq-js cannot load, stay on undici (docs/scraping.md "http mode").
  */
 import net from 'node:net';
 import tls from 'node:tls';
@@ -35,6 +39,8 @@ import { headerValue, readBody } from './body';
 import type { EngineRequest } from '../request';
 import { EMPTY_STORAGE_STATE, requestStateCookies, withCookies } from '../cookies';
 import { createRequestCookieJar } from './cookie-jar';
+import { chromeIdentity, createImpersonatingClient, navigationHeaders, shippedChromiumMajor } from './impersonate';
+import type { ChromeIdentity, ImpersonatingClient } from './impersonate';
 
 export interface HttpEngineOptions {
   /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */
@@ -52,6 +58,8 @@ export interface HttpEngineOptions {
   connectionsPerOrigin?: number;
   /** Where large documents' format work runs (scrape/formats/threads.ts); inline without. Closed with the engine. */
   formatThreads?: DocumentOutputThreads;
+  /** Look like this Chromium (its major version, read once from `--version`): https hops through impersonate.ts. */
+  impersonate?: { chromiumPath: string };
 }
 
 /** `fetchRaw` options: the scrape call's (signal, deadline, blacklist, proxy) and a tighter body cap. */
@@ -87,38 +95,63 @@ export interface HttpEngine {
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
+/** The Chrome identity of an impersonating engine: the shipped Chromium's major version (undefined if it cannot be read). */
+function impersonatedIdentity(options: HttpEngineOptions): ChromeIdentity | undefined {
+  if (!options.impersonate) return undefined;
+  const major = shippedChromiumMajor(options.impersonate.chromiumPath);
+  return major === undefined ? undefined : chromeIdentity(major);
+}
+
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   const maxBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
   const maxRedirects = options.maxRedirects ?? 5;
-  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const identity = impersonatedIdentity(options);
+  const userAgent = options.userAgent ?? identity?.userAgent ?? DEFAULT_USER_AGENT;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
-  const agent = new Agent({
-    connections: options.connectionsPerOrigin ?? 32,
-    keepAliveTimeout: 10_000,
-    keepAliveMaxTimeout: 60_000,
-    connect: {
-      timeout: options.connectTimeoutMs ?? 10_000,
-      lookup: createGuardedLookup({ allowPrivateTargets: options.allowPrivateTargets }),
-    },
-  });
+  const directAgent = (rejectUnauthorized: boolean) =>
+    new Agent({
+      connections: options.connectionsPerOrigin ?? 32,
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      connect: {
+        timeout: options.connectTimeoutMs ?? 10_000,
+        lookup: createGuardedLookup({ allowPrivateTargets: options.allowPrivateTargets }),
+        rejectUnauthorized,
+      },
+    });
+  const agent = directAgent(true);
+  let insecureAgent: Agent | undefined;
+  // Made on the first https hop (it starts the egress proxy); undefined when wreq-js cannot load.
+  let impersonating: Promise<ImpersonatingClient | undefined> | undefined;
+  const impersonator = (): Promise<ImpersonatingClient | undefined> => {
+    if (!identity) return Promise.resolve(undefined);
+    impersonating ??= createImpersonatingClient({
+      identity,
+      allowPrivateTargets: options.allowPrivateTargets,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      connectionsPerOrigin: options.connectionsPerOrigin ?? 32,
+    }).catch(() => undefined);
+    return impersonating;
+  };
 
   // One keep-alive pool per upstream proxy, made on first use (none without PROXY_URLS).
   const proxied = new Map<string, Agent>();
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-  const dispatcherFor = (proxy: ProxyEndpoint | undefined): Agent => {
-    if (!proxy) return agent;
-    let a = proxied.get(proxy.id);
+  const dispatcherFor = (proxy: ProxyEndpoint | undefined, skipTlsVerification: boolean): Agent => {
+    if (!proxy) return skipTlsVerification ? (insecureAgent ??= directAgent(false)) : agent;
+    const key = `${proxy.id}|${skipTlsVerification}`;
+    let a = proxied.get(key);
     if (!a) {
       a = new Agent({
         connections: options.connectionsPerOrigin ?? 32,
         keepAliveTimeout: 10_000,
         keepAliveMaxTimeout: 60_000,
-        connect: proxiedConnector(proxy, options.allowPrivateTargets, connectTimeoutMs),
+        connect: proxiedConnector(proxy, options.allowPrivateTargets, connectTimeoutMs, !skipTlsVerification),
       });
-      proxied.set(proxy.id, a);
+      proxied.set(key, a);
     }
     return a;
   };
@@ -138,7 +171,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     let method: 'GET' | 'POST' = req.method ?? 'GET';
     const headers = buildHeaders(req, userAgent);
     let body = encodeBody(req.body, headers, method);
-    const dispatcher = dispatcherFor(call.proxy);
+    const skipTlsVerification = req.skip_tls_verification === true;
+    const dispatcher = dispatcherFor(call.proxy, skipTlsVerification);
     // With cookies or a session, a jar decides each hop's cookies (the `cookie` header joins it, for the URL's host).
     const jar = req.cookies?.length || call.storage ? createRequestCookieJar(withCookies(call.storage?.state ?? EMPTY_STORAGE_STATE, requestStateCookies(req.url, req.cookies, req.headers))) : undefined;
     if (jar) delete headers.cookie;
@@ -150,18 +184,15 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           if (cookie) headers.cookie = cookie;
           else delete headers.cookie;
         }
-        const res = await dispatcher.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers,
-          body,
-          signal,
-        });
+        const client = url.protocol === 'https:' ? await impersonator() : undefined;
+        const res =
+          client
+            ? await impersonatedHop(client, { url, method, headers, body, signal, timeoutMs, proxy: call.proxy, skipTlsVerification }, options.allowPrivateTargets)
+            : await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body, signal });
         jar?.receive(url, res.headers['set-cookie']);
         const location = headerValue(res.headers.location);
         if (REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
-          await res.body.dump().catch(() => undefined);
+          res.body.destroy();
           if (hop >= maxRedirects) throw new AppError('SCRAPE_FAILED', `too many redirects (more than ${maxRedirects})`);
           let next: URL;
           try {
@@ -227,7 +258,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     scrape,
     fetchRaw,
     close: async () => {
-      await Promise.all([agent.close(), ...[...proxied.values()].map((a) => a.close()), options.formatThreads?.close()]);
+      await Promise.all([agent.close(), insecureAgent?.close(), ...[...proxied.values()].map((a) => a.close()), options.formatThreads?.close(), impersonating?.then((c) => c?.close())]);
     },
   };
 }
@@ -237,7 +268,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
  * the guard (as the direct path's guarded lookup does), the proxy is asked for the accepted
  * address, and TLS to the target runs inside the tunnel with the target's name (SNI, certificate).
  */
-function proxiedConnector(proxy: ProxyEndpoint, allowPrivateTargets: boolean, timeoutMs: number) {
+function proxiedConnector(proxy: ProxyEndpoint, allowPrivateTargets: boolean, timeoutMs: number, rejectUnauthorized: boolean) {
   const connector: buildConnector.connector = (opts, callback) => {
     const host = normalizeHost(opts.hostname);
     const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
@@ -247,7 +278,7 @@ function proxiedConnector(proxy: ProxyEndpoint, allowPrivateTargets: boolean, ti
       const socket = await openTunnel(proxy, address, port, { timeoutMs });
       if (opts.protocol !== 'https:') return socket;
       return new Promise<tls.TLSSocket>((resolve, reject) => {
-        const secure = tls.connect({ socket, servername: opts.servername ?? (net.isIP(host) ? undefined : host), ALPNProtocols: ['http/1.1'] });
+        const secure = tls.connect({ socket, servername: opts.servername ?? (net.isIP(host) ? undefined : host), ALPNProtocols: ['http/1.1'], rejectUnauthorized });
         secure.once('secureConnect', () => {
           secure.removeListener('error', reject);
           resolve(secure);
@@ -265,10 +296,30 @@ function proxiedConnector(proxy: ProxyEndpoint, allowPrivateTargets: boolean, ti
 // ---------------------------------------------------------------------------------------------
 // Request
 
+/**
+ * One https hop through the impersonating client, its headers in Chromium's order. The target's
+ * name is checked here first for a well-named PRIVATE_TARGET; the egress proxy re-checks the
+ * address it connects to (the hard guarantee, no rebinding window).
+ */
+async function impersonatedHop(
+  client: ImpersonatingClient,
+  hop: { url: URL; method: 'GET' | 'POST'; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; timeoutMs: number; proxy: ProxyEndpoint | undefined; skipTlsVerification: boolean },
+  allowPrivateTargets: boolean,
+) {
+  await resolvePublicHost(normalizeHost(hop.url.hostname), { allowPrivateTargets });
+  const given = { ...hop.headers };
+  // Chrome's own accept-encoding (with zstd): the client decompresses, body.ts caps what comes out.
+  delete given['accept-encoding'];
+  if (given.accept === DEFAULT_ACCEPT) delete given.accept;
+  return client.send({ ...hop, headers: navigationHeaders(client.identity, given) });
+}
+
+const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
 function buildHeaders(req: EngineRequest, userAgent: string): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': userAgent,
-    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    accept: DEFAULT_ACCEPT,
     'accept-language': 'en-US,en;q=0.9',
   };
   for (const [name, value] of Object.entries(req.headers ?? {})) {

@@ -1,0 +1,235 @@
+/**
+ * http mode's Chrome impersonation (docs/scraping.md "How we look to a site", "http mode").
+ *
+ * https hops are sent by wreq-js (Rust, BoringSSL: Chrome's own TLS library) with its newest
+ * Chrome profile at or below the shipped Chromium's major version, so the ClientHello (JA4 a and
+ * b, GREASE, extension set, ALPN h2) and the HTTP/2 preface (SETTINGS, WINDOW_UPDATE, pseudo-header
+ * order) are Chrome's; the header names, values and order are the shipped Chromium's for a
+ * navigation (built here, with `sec-ch-ua*` client hints of the same major version).
+ *
+ * DNS pinning: wreq-js resolves names itself, so it is sent through the browser engine's egress
+ * proxy (scrape/browser/egress-proxy.ts) on 127.0.0.1: the proxy resolves the target, refuses
+ * private addresses and connects to the address it checked (no rebinding window), and chains the
+ * scrape's upstream proxy (one token per upstream proxy, "direct" for none). TLS stays end to end.
+ *
+ * Trust: wreq-js reads BoringSSL's default verify paths (SSL_CERT_FILE), not NODE_EXTRA_CA_CERTS;
+ * with NODE_EXTRA_CA_CERTS set, a bundle of the system roots plus those certificates is written
+ * once and SSL_CERT_FILE points at it (unless the operator set SSL_CERT_FILE).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { BrowserProfile, Transport } from 'wreq-js';
+import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
+import type { EgressProxy } from '../browser/egress-proxy';
+import { startEgressProxy } from '../browser/egress-proxy';
+
+type WreqModule = typeof import('wreq-js');
+
+/** The Chrome a scrape presents: its major version and the headers that name it. */
+export interface ChromeIdentity {
+  major: number;
+  userAgent: string;
+  secChUa: string;
+}
+
+/** The Chromium's major version from `<path> --version` ("Chromium 156.0.8078.108"); undefined if it cannot be read. */
+export function shippedChromiumMajor(chromiumPath: string): number | undefined {
+  try {
+    const out = execFileSync(chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const m = /(\d+)\.\d+\.\d+/.exec(out);
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Chromium's user-agent brand list (components/embedder_support/user_agent_utils.cc): the GREASE
+// brand and the order are derived from the major version, so they match a real Chrome of it.
+const GREASE_CHARS = [' ', '(', ':', '-', '.', '/', ')', ';', '=', '?', '_'];
+const GREASE_VERSIONS = ['8', '99', '24'];
+const BRAND_ORDERS = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+export function chromeIdentity(major: number): ChromeIdentity {
+  const grease = `"Not${GREASE_CHARS[major % 11]}A${GREASE_CHARS[(major + 1) % 11]}Brand";v="${GREASE_VERSIONS[major % 3]}"`;
+  const brands = [grease, `"Chromium";v="${major}"`, `"Google Chrome";v="${major}"`];
+  const order = BRAND_ORDERS[major % 6]!;
+  const shuffled: string[] = [];
+  brands.forEach((brand, i) => (shuffled[order[i]!] = brand));
+  return {
+    major,
+    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+    secChUa: shuffled.join(', '),
+  };
+}
+
+/** Chromium's header order for a top-level navigation (recorded from the shipped Chromium, test/fixtures/tls-fingerprint.ts). */
+const NAVIGATION_ORDER = [
+  'cache-control', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform', 'origin', 'content-type', 'upgrade-insecure-requests', 'user-agent', 'accept',
+  'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-user', 'sec-fetch-dest', 'referer', 'accept-encoding', 'accept-language', 'cookie', 'priority',
+];
+const NAVIGATION_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
+
+/**
+ * The navigation headers in Chromium's order: Chrome's own, overridden by `given` (the engine's
+ * request headers: accept-language, cookie, the caller's); names Chrome does not send go before
+ * accept-encoding, as Chrome places extra headers.
+ */
+export function navigationHeaders(identity: ChromeIdentity, given: Record<string, string>): [string, string][] {
+  const chrome: Record<string, string> = {
+    'sec-ch-ua': identity.secChUa,
+    'sec-ch-ua-mobile': '?0',
+    'sec-ch-ua-platform': '"Linux"',
+    'upgrade-insecure-requests': '1',
+    'user-agent': identity.userAgent,
+    accept: NAVIGATION_ACCEPT,
+    'sec-fetch-site': 'none',
+    'sec-fetch-mode': 'navigate',
+    'sec-fetch-user': '?1',
+    'sec-fetch-dest': 'document',
+    'accept-encoding': 'gzip, deflate, br, zstd',
+    priority: 'u=0, i',
+  };
+  const merged = { ...chrome, ...given };
+  const known = NAVIGATION_ORDER.filter((name) => merged[name] !== undefined);
+  const extra = Object.keys(merged).filter((name) => !NAVIGATION_ORDER.includes(name));
+  const at = known.indexOf('accept-encoding');
+  const names = [...known.slice(0, at), ...extra, ...known.slice(at)];
+  return names.map((name) => [name, merged[name]!]);
+}
+
+/** A response as the engine reads it: status, lower-case headers, the decompressed body as a stream. */
+export interface ImpersonatedResponse {
+  statusCode: number;
+  headers: Record<string, string | string[]>;
+  body: Readable;
+}
+
+export interface ImpersonatedRequest {
+  url: URL;
+  method: 'GET' | 'POST';
+  headers: [string, string][];
+  body: string | undefined;
+  signal: AbortSignal;
+  timeoutMs: number;
+  proxy: ProxyEndpoint | undefined;
+  skipTlsVerification: boolean;
+}
+
+export interface ImpersonatingClient {
+  identity: ChromeIdentity;
+  /** wreq-js's profile in use, e.g. chrome_149. */
+  profile: string;
+  send(req: ImpersonatedRequest): Promise<ImpersonatedResponse>;
+  close(): Promise<void>;
+}
+
+export interface ImpersonatingClientOptions {
+  identity: ChromeIdentity;
+  allowPrivateTargets: boolean;
+  connectTimeoutMs: number;
+  connectionsPerOrigin: number;
+}
+
+/** undefined when wreq-js's native binding cannot load here (the engine then stays on undici). */
+export async function createImpersonatingClient(options: ImpersonatingClientOptions): Promise<ImpersonatingClient | undefined> {
+  let wreq: WreqModule;
+  try {
+    wreq = await import('wreq-js');
+  } catch {
+    return undefined;
+  }
+  trustExtraCaCerts();
+  const profile = newestChromeProfile(wreq.getProfiles(), options.identity.major);
+  const egress: EgressProxy = await startEgressProxy({ allowPrivateTargets: options.allowPrivateTargets, connectTimeoutMs: options.connectTimeoutMs, upstream: true });
+  egress.assign('direct', null);
+  const transports = new Map<string, Promise<Transport>>();
+  const transportFor = (proxy: ProxyEndpoint | undefined, insecure: boolean): Promise<Transport> => {
+    const token = proxy ? `proxy-${proxy.id}` : 'direct';
+    const key = `${token}|${insecure}`;
+    let t = transports.get(key);
+    if (!t) {
+      if (proxy) egress.assign(token, proxy);
+      const proxyUrl = new URL(egress.url);
+      proxyUrl.username = encodeURIComponent(token);
+      proxyUrl.password = encodeURIComponent(egress.secret);
+      t = wreq.createTransport({
+        browser: profile as BrowserProfile,
+        os: 'linux',
+        proxy: proxyUrl.href,
+        insecure,
+        connectTimeout: options.connectTimeoutMs,
+        poolMaxIdlePerHost: options.connectionsPerOrigin,
+        poolIdleTimeout: 10_000,
+      });
+      transports.set(key, t);
+    }
+    return t;
+  };
+
+  return {
+    identity: options.identity,
+    profile,
+    async send(req) {
+      const transport = await transportFor(req.proxy, req.skipTlsVerification);
+      const res = await wreq.fetch(req.url.href, {
+        method: req.method,
+        headers: req.headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+        redirect: 'manual',
+        signal: req.signal,
+        timeout: req.timeoutMs,
+        transport,
+        disableDefaultHeaders: true,
+        cookieMode: 'ephemeral',
+      });
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of res.headers.entries()) {
+        const key = name.toLowerCase();
+        if (key === 'set-cookie') continue;
+        headers[key] = headers[key] === undefined ? value : `${String(headers[key])}, ${value}`;
+      }
+      const cookies = res.headers.getSetCookie();
+      if (cookies.length) headers['set-cookie'] = cookies;
+      const body = res.body ? Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>) : Readable.from([]);
+      return { statusCode: res.status, headers, body };
+    },
+    async close() {
+      const all = await Promise.allSettled([...transports.values()]);
+      await Promise.allSettled(all.map((t) => (t.status === 'fulfilled' ? t.value.close() : undefined)));
+      await egress.close();
+    },
+  };
+}
+
+/** The newest `chrome_N` profile with N <= major (the oldest one if every profile is newer). */
+export function newestChromeProfile(profiles: readonly string[], major: number): string {
+  const chrome = profiles
+    .map((p) => ({ p, n: Number(/^chrome_(\d+)$/.exec(p)?.[1]) }))
+    .filter((x) => Number.isFinite(x.n))
+    .sort((a, b) => a.n - b.n);
+  const atOrBelow = chrome.filter((x) => x.n <= major);
+  return (atOrBelow[atOrBelow.length - 1] ?? chrome[0])?.p ?? 'chrome';
+}
+
+const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
+let trustDone = false;
+
+/** NODE_EXTRA_CA_CERTS for BoringSSL: SSL_CERT_FILE = system roots + those certificates (once per process). */
+function trustExtraCaCerts(): void {
+  if (trustDone) return;
+  trustDone = true;
+  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  if (!extra || process.env.SSL_CERT_FILE) return;
+  try {
+    const system = SYSTEM_BUNDLES.find((f) => fs.existsSync(f));
+    const bundle = `${system ? fs.readFileSync(system, 'utf8') : ''}\n${fs.readFileSync(extra, 'utf8')}\n`;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scrape-ca-')), 'ca-bundle.pem');
+    fs.writeFileSync(file, bundle, { mode: 0o600 });
+    process.env.SSL_CERT_FILE = file;
+  } catch {
+    // An unreadable NODE_EXTRA_CA_CERTS: Node itself warns about it; the system roots still apply.
+  }
+}
