@@ -9,7 +9,8 @@
  *   agent and touch)); a PDF or DOCX target is always answered as markdown (`parsers: ["pdf"]`,
  *   v1's `parsePDF: true`: what we do anyway);
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
- *   fields naming features we do not have: `location`, `proxy`, `skipTlsVerification`, …);
+ *   fields naming features we do not have: `location`, `proxy`, …);
+ *   `skipTlsVerification: true` is our `skip_tls_verification` (both engines accept any certificate);
  * - refused: a 400 naming the field, for what we cannot do and a caller relies on (an action we
  *   do not have, e.g. `pdf`). `changeTracking` (with `markdown`, as Firecrawl asks) is ours
  *   (docs/firecrawl.md "Change tracking"); its object form's `modes: ["git-diff"]` adds the diff.
@@ -65,7 +66,7 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   actions: z.array(z.unknown()).optional().meta({ description: 'Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser' }),
   location: z.looseObject({ country: z.string().optional(), languages: stringList.optional() }).optional().meta({ description: 'Ignored' }),
   proxy: z.string().optional().meta({ description: 'Ignored (our proxies are PROXY_URLS\')' }),
-  skipTlsVerification: z.boolean().optional().meta({ description: 'Ignored: TLS is always verified' }),
+  skipTlsVerification: z.boolean().optional().meta({ description: 'true accepts invalid and self-signed certificates (both engines); default false' }),
   removeBase64Images: z.boolean().optional(),
   fastMode: z.boolean().optional(),
   blockAds: z.boolean().optional(),
@@ -193,6 +194,7 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
     ...(maxPages !== undefined ? { document: { max_pages: maxPages } } : {}),
     ...actionsOf(options),
     ...(options.mobile === true ? { mobile: true } : {}),
+    ...(options.skipTlsVerification === true ? { skip_tls_verification: true } : {}),
     // One attempt may not outlast the answer's deadline.
     ...(timeoutMs !== undefined ? { options: { retry_count: 2, timeout_ms: Math.min(timeoutMs, MAX_TIMEOUT_MS) } } : {}),
   });

@@ -34,6 +34,8 @@ export interface RequestHeaders {
   extra: Record<string, string>;
   /** `mobile: true`: a phone's context (MOBILE_DEVICE), which a pre-warmed context cannot become. */
   mobile?: boolean;
+  /** `skip_tls_verification: true`: a context that accepts any certificate, which a pre-warmed context is not. */
+  skipTlsVerification?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export function requestHeaders(req: EngineRequest, poolUserAgent: string | undef
     // Refused by the request schema (scrape/headers.ts); a request stored before that rule may still carry one.
     else if (!refusedHeaderReason(key, 'browser')) extra[key] = value;
   }
-  return { customUserAgent, extra, ...(req.mobile ? { mobile: true } : {}) };
+  return { customUserAgent, extra, ...(req.mobile ? { mobile: true } : {}), ...(req.skip_tls_verification ? { skipTlsVerification: true } : {}) };
 }
 
 /**
@@ -161,6 +163,8 @@ export interface ContextSettings {
   labelCharsets?: boolean;
   /** Emulate MOBILE_DEVICE (its user agent unless `userAgent` is the request's own). */
   mobile?: { customUserAgent?: string };
+  /** Accept invalid and self-signed certificates (the request's `skip_tls_verification`). */
+  ignoreHTTPSErrors?: boolean;
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
@@ -169,7 +173,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     serviceWorkers: 'block',
     acceptDownloads: false,
     javaScriptEnabled: true,
-    ignoreHTTPSErrors: false,
+    ignoreHTTPSErrors: settings.ignoreHTTPSErrors === true,
     viewport: { width: 1366, height: 900 },
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
     ...(settings.mobile

@@ -48,7 +48,7 @@ export function createPoolContexts(
   });
 
   async function take(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext> {
-    const spare = headers.customUserAgent === undefined && !headers.mobile ? spares.take(owner) : null;
+    const spare = headers.customUserAgent === undefined && !headers.mobile && !headers.skipTlsVerification ? spares.take(owner) : null;
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
@@ -58,6 +58,7 @@ export function createPoolContexts(
         egress: deps.chromium().egressFor(),
         labelCharsets: options.labelCharsets,
         ...(headers.mobile ? { mobile: headers.customUserAgent === undefined ? {} : { customUserAgent: headers.customUserAgent } } : {}),
+        ...(headers.skipTlsVerification ? { ignoreHTTPSErrors: true } : {}),
       });
     }
     spareHits++;
