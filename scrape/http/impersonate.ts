@@ -13,8 +13,8 @@
  * scrape's upstream proxy (one token per upstream proxy, "direct" for none). TLS stays end to end.
  *
  * Trust: wreq-js reads BoringSSL's default verify paths (SSL_CERT_FILE), not NODE_EXTRA_CA_CERTS;
- * with NODE_EXTRA_CA_CERTS set, a bundle of the system roots plus those certificates is written
- * once and SSL_CERT_FILE points at it (unless the operator set SSL_CERT_FILE).
+ * with NODE_EXTRA_CA_CERTS set, a bundle of SSL_CERT_FILE's (or the system's) roots plus those
+ * certificates is written once and SSL_CERT_FILE points at it.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -222,9 +222,10 @@ function trustExtraCaCerts(): void {
   if (trustDone) return;
   trustDone = true;
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  if (!extra || process.env.SSL_CERT_FILE) return;
+  if (!extra) return;
   try {
-    const system = SYSTEM_BUNDLES.find((f) => fs.existsSync(f));
+    // The operator's SSL_CERT_FILE (or the system bundle) stays trusted; the extra certificates join it.
+    const system = [process.env.SSL_CERT_FILE, ...SYSTEM_BUNDLES].find((f) => f && fs.existsSync(f));
     const bundle = `${system ? fs.readFileSync(system, 'utf8') : ''}\n${fs.readFileSync(extra, 'utf8')}\n`;
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scrape-ca-')), 'ca-bundle.pem');
     fs.writeFileSync(file, bundle, { mode: 0o600 });
