@@ -1,7 +1,7 @@
 # One image for the API and the workers (the command picks the role).
 FROM node:20-bookworm-slim
 # Debian's headless Chromium for browser-mode workers (Playwright drives it; it downloads no browser).
-RUN apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell ca-certificates && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell ca-certificates libnss3-tools && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund

@@ -37,7 +37,8 @@ beforeAll(async () => {
     await browser.close();
   }
   chromiumRecord = trusted.records.find((r) => r.path === '/chromium')!;
-});
+  // Starting the stack on a loaded two-core machine can take more than jest's default.
+}, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
@@ -100,6 +101,12 @@ describe('http mode on the wire', () => {
 });
 
 describe('certificates', () => {
+  it('trusts NODE_EXTRA_CA_CERTS in browser mode too (an NSS database of its own for Chromium)', async () => {
+    const { status, body } = await scrape({ url: `${trusted.url}/browser-mode`, mode: 'browser', formats: ['html'] });
+    expect({ status, error: body.error, message: body.message }).toEqual({ status: 200, error: undefined, message: undefined });
+    expect(body.html).toContain('Fingerprint recorded');
+  });
+
   it('refuses a certificate nobody trusts, in both modes', async () => {
     for (const mode of ['http', 'browser']) {
       const { status, body } = await scrape({ url: `${untrusted.url}/refused-${mode}`, mode });

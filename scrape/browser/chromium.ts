@@ -3,6 +3,7 @@
  * Chromium; after a recycle the previous one lives on as "retiring" until its last scrape ends.
  */
 import { chromium } from 'playwright-core';
+import { chromiumTrustEnv } from './extra-ca';
 import type { Browser } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
@@ -55,9 +56,12 @@ export interface LaunchSettings {
 
 /** Launches Chromium; rejects with Playwright's error when it cannot. */
 export async function launchChromium(settings: LaunchSettings): Promise<Chromium> {
+  // NODE_EXTRA_CA_CERTS as an NSS database of its own (extra-ca.ts).
+  const trust = chromiumTrustEnv();
   const browser = await chromium.launch({
     executablePath: settings.executablePath,
     args: settings.args,
+    ...(trust.env ? { env: trust.env } : {}),
     timeout: settings.timeoutMs,
     // The worker decides when to stop; Chromium must not die before in-flight scrapes finish.
     handleSIGINT: false,

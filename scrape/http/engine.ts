@@ -192,7 +192,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         jar?.receive(url, res.headers['set-cookie']);
         const location = headerValue(res.headers.location);
         if (REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
-          res.body.destroy();
+          await discardBody(res.body);
           if (hop >= maxRedirects) throw new AppError('SCRAPE_FAILED', `too many redirects (more than ${maxRedirects})`);
           let next: URL;
           try {
@@ -312,6 +312,12 @@ async function impersonatedHop(
   delete given['accept-encoding'];
   if (given.accept === DEFAULT_ACCEPT) delete given.accept;
   return client.send({ ...hop, headers: navigationHeaders(client.identity, given) });
+}
+
+/** Lets a redirect's body go: undici's is drained (its connection stays reusable), another stream is destroyed. */
+async function discardBody(body: NodeJS.ReadableStream & { dump?: () => Promise<unknown>; destroy(): void }): Promise<void> {
+  if (typeof body.dump === 'function') await body.dump().catch(() => undefined);
+  else body.destroy();
 }
 
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
