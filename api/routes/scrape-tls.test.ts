@@ -27,10 +27,11 @@ beforeAll(async () => {
   stack = await startStack({ env: { NODE_EXTRA_CA_CERTS: trusted.caFile } });
   account = await createAccount(stack.baseUrl);
   await setBalance(stack.databaseUrl, account.userId, 1_000);
-  // What the shipped Chromium presents to the same server (a desktop locale, as a person's browser has).
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  // What the shipped Chromium presents to the same server, with a language list as a person's
+  // browser has (--accept-lang: Chromium places the header itself; Playwright's `locale` would add it as an extra header).
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--accept-lang=en-US,en'] });
   try {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: 'en-US' });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
     const page = await context.newPage();
     await page.goto(`${trusted.url}/chromium`);
   } finally {
