@@ -41,8 +41,7 @@ export const searchRequestSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .meta({ description: 'Scrape every web and news result with this scrape request (as POST /batch/scrape\'s `scrape`: without url, async, webhook), paid per page' }),
-  })
-  .meta({ id: 'SearchRequest' });
+  });
 
 export type SearchRequestInput = z.input<typeof searchRequestSchema>;
 export type SearchRequest = z.output<typeof searchRequestSchema>;
