@@ -5,7 +5,7 @@
  * (type-only imports included) or folders.
  */
 const PLATFORM = '^platform/';
-const DOMAINS = '^(scrape|crawl|flows|accounts|billing|webhooks|notifications|sessions|monitors)/';
+const DOMAINS = '^(scrape|crawl|flows|accounts|billing|webhooks|notifications|sessions|monitors|search)/';
 const ORCHESTRATION = '^(workflows|activities)/';
 const EDGES = '^(api|workers|scripts|dashboard)/';
 const NOT_PRODUCT = '(^|/)(test|bench|clients|deploy|node_modules|generated|dist)/|\\.test\\.tsx?$';

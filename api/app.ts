@@ -20,6 +20,7 @@ import { subscriptionRouteTable } from './routes/subscriptions';
 import { paymentProviderFromConfig } from '../billing/payments/service';
 import { scrapeRouteTable } from './routes/scrape';
 import { mapRouteTable } from './routes/map';
+import { searchRouteTable } from './routes/search';
 import { monitorRouteTable } from './routes/monitors';
 import { scrapeRunRouteTable } from './routes/scrape-runs';
 import { userTemplateRouteTable } from './routes/user-templates';
@@ -67,6 +68,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...scrapeRouteTable(deps),
     // POST /map (docs/crawl.md "Map").
     ...mapRouteTable(deps),
+    ...searchRouteTable(deps),
     ...userTemplateRouteTable(deps),
     ...flowRouteTable(deps),
     ...notificationRouteTable(deps),

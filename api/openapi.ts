@@ -51,6 +51,7 @@ const TAGS: Record<string, string> = {
   webhooks: 'Event webhooks: endpoints, signing secrets, deliveries and redelivery (docs/webhooks.md).',
   operations: 'Health, readiness, metrics, this document.',
   crawl: 'Multi-page jobs: map, crawl and batch scrape (docs/crawl.md).',
+  search: 'Web search over the configured backend (SearXNG), each result optionally scraped (docs/search.md).',
   sessions: 'Stored sessions: cookies and local storage that scrapes start from and save (docs/scraping.md "Sessions").',
   [FIRECRAWL_TAG.name]: FIRECRAWL_TAG.description,
 };

@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -64,6 +65,20 @@ describe('docker-compose.yml (validated by docker-compose; no engine runs here)'
     const result = compose({});
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/set BETTER_AUTH_SECRET/);
+  });
+
+  it('runs SearXNG (official image, JSON enabled by its settings) and points the API replicas at it (docs/search.md)', () => {
+    const result = compose({ BETTER_AUTH_SECRET: 'x'.repeat(40) });
+    expect(result.status).toBe(0);
+    const services = (parseYaml(result.stdout) as { services: Record<string, { image?: string; volumes?: string[]; environment?: Record<string, string>; ports?: string[] }> }).services;
+    expect(services.searxng!.image).toMatch(/^searxng\/searxng:/);
+    expect(services.searxng!.volumes!.some((v) => /deploy\/searxng\/settings\.yml:\/etc\/searxng\/settings\.yml/.test(v))).toBe(true);
+    expect(services.api!.environment!.SEARXNG_ENDPOINT).toBe('http://searxng:8080');
+    const settings = parseYaml(readFileSync(path.join(root, 'deploy', 'searxng', 'settings.yml'), 'utf8')) as { search: { formats: string[] } };
+    expect(settings.search.formats).toContain('json');
+    // Set empty, no search backend (SEARCH_NOT_CONFIGURED rather than a service that is not there).
+    const without = parseYaml(compose({ BETTER_AUTH_SECRET: 'x'.repeat(40), SEARXNG_ENDPOINT: '' }).stdout) as { services: Record<string, { environment?: Record<string, string> }> };
+    expect(without.services.api!.environment!.SEARXNG_ENDPOINT).toBe('');
   });
 });
 

@@ -47,6 +47,9 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'LLM_NOT_CONFIGURED':
       // A model format on a service without a model: the request, not the server (as on the native route).
       return { status: 400, code };
+    case 'SEARCH_NOT_CONFIGURED':
+      // A search on a service without a backend: the request cannot be served here, as LLM_NOT_CONFIGURED.
+      return { status: 400, code };
     case 'MALFORMED_JSON':
       return { status: 400, code: 'BAD_REQUEST_INVALID_JSON' };
     case 'UNSUPPORTED_MEDIA_TYPE':
@@ -98,6 +101,7 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
     case 'ACTION_FAILED':
       // An action that cannot be carried out fails the same way again: not a 502 (the status the SDKs retry).
       return { status: 500, code: 'SCRAPE_ACTION_ERROR' };
+    case 'SEARCH_UNAVAILABLE':
     case 'BROWSER_UNAVAILABLE':
     case 'DEPENDENCY_UNAVAILABLE':
     case 'NOT_READY':

@@ -14,6 +14,7 @@ import type { Route } from '../route-table';
 import { firecrawlJobRouteTable } from './crawl';
 import { v1MapRouteTable } from './map-v1';
 import { v2MapRouteTable } from './map-v2';
+import { firecrawlSearchRouteTable } from './search';
 import { v1ScrapeRouteTable } from './scrape-v1';
 import { v2ScrapeRouteTable } from './scrape-v2';
 import type { AppDeps } from '../deps';
@@ -29,5 +30,5 @@ export const BEARER_PATHS = [...FIRECRAWL_PATHS, '/mcp'] as const;
 
 
 export function firecrawlRouteTable(deps: AppDeps): Route[] {
-  return [...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps)];
+  return [...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps), ...firecrawlSearchRouteTable(deps)];
 }

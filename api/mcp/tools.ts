@@ -63,6 +63,14 @@ const SPECS: readonly ToolSpec[] = [
     path: '/map',
   },
   {
+    name: 'search',
+    title: 'Search the web',
+    description:
+      'Search the web (the service\'s SearXNG backend) and answer ranked results per source (`sources`: web, news, images), each with url, title, description and position, at most `limit` (default 5) per source; 1 credit a search (GET /pricing). With `scrape` (a scrape request without url, e.g. {formats: ["markdown"]}), every web and news result is also scraped, paid per page like a scrape, and answered under its `scrape.result`. SEARCH_NOT_CONFIGURED when the service has no search backend.',
+    method: 'post',
+    path: '/search',
+  },
+  {
     name: 'crawl',
     title: 'Start a crawl',
     description:

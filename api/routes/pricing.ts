@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ACTION_SCREENSHOT_PRICE, CAPTURE_NETWORK_PRICE, DOCUMENT_PRICE, LLM_FORMAT_PRICE, SCRAPE_ENGINES, SCRAPE_MODES, SCREENSHOT_PRICE, type ScrapeMode } from '../../scrape/engines';
 import { MAP_PRICE } from '../../crawl/map-request';
+import { SEARCH_PRICE } from '../../search/request';
 import { DEFAULT_DOCUMENT_MAX_PAGES, MAX_DOCUMENT_PAGES } from '../../scrape/request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
@@ -29,6 +30,8 @@ const priceListSchema = z.object({
   flow_nodes: z.record(z.string(), z.string()),
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
   jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
+  /** A web search (docs/search.md): a fixed price per call; each scraped result its scrape's price. */
+  search: z.object({ per_search: z.int(), scraped_result: z.string(), refunds: z.string() }),
   refunds: z.string(),
 });
 
@@ -52,6 +55,11 @@ export function priceList(): z.infer<typeof priceListSchema> {
       map: MAP_PRICE,
       crawl: "each page fetched costs its scrape request's price (mode and extras above); skipped pages cost nothing",
       batch_scrape: "each URL costs its scrape request's price (mode and extras above)",
+    },
+    search: {
+      per_search: SEARCH_PRICE,
+      scraped_result: "with scrape options, each web or news result scraped costs its scrape request's price (mode and extras above), as a batch_scrape page; image results are not scraped",
+      refunds: 'a search whose backend fails (SEARCH_UNAVAILABLE) is refunded in full; a refused search (SEARCH_NOT_CONFIGURED, a bad request, 402, 429) charges nothing; a result whose scrape fails is refunded as any page',
     },
     refunds: 'a scrape whose every attempt failed is refunded in full; a 402 or 429 answer charges nothing',
   };
