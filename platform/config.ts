@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type ProxyEndpoint, parseProxyUrls } from './proxy-endpoints';
+import { type ProxyEndpoint, type ProxyPools, parseProxyTiers, parseProxyUrls } from './proxy-endpoints';
 
 /**
  * What a worker may serve (WORKER_QUEUES): every queue, or one engine's mode. The engine table
@@ -291,6 +291,11 @@ const configSchema = z.object({
    * `http://`, `https://` or `socks5://` URLs with optional `user:password@` (never logged). Unset: direct.
    */
   PROXY_URLS: z.string().optional(),
+  /**
+   * Proxy pools by tier and country (docs/scraping.md "Escalation"): JSON
+   * `{"basic": {"default": [urls], "de": [urls]}, "stealth": {...}}`. PROXY_URLS is `basic.default`.
+   */
+  PROXY_TIERS: z.string().optional(),
   /** How long a proxy that failed is skipped by the rotation. */
   PROXY_COOLDOWN_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).max(3_600_000).default(60_000),
   /** A flow run keeps one proxy per target host (while it works) instead of rotating per request. */
@@ -327,9 +332,11 @@ const configSchema = z.object({
   SEARXNG_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(500).max(120_000).default(15_000),
 });
 
-export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL' | 'PROXY_URLS'> & {
+export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TEMPORAL_UI_URL' | 'PROXY_URLS' | 'PROXY_TIERS'> & {
   /** PROXY_URLS parsed; empty when unset. Each serialises without its credentials. */
   PROXY_URLS: ProxyEndpoint[];
+  /** PROXY_TIERS parsed, with PROXY_URLS as `basic.default`; empty when neither is set. */
+  PROXY_TIERS: ProxyPools;
   /** DATA_DIR made absolute. */
   dataDir: string;
   PAYMENT_PROVIDER: 'none' | 'local' | 'stripe';
@@ -379,9 +386,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const proxyUrls = parseProxyUrls(data.PROXY_URLS ?? '');
   for (const problem of proxyUrls.problems) problems.push(`PROXY_URLS: ${problem}`);
+  const proxyTiers = parseProxyTiers(data.PROXY_TIERS ?? '', proxyUrls.proxies);
+  for (const problem of proxyTiers.problems) problems.push(`PROXY_TIERS: ${problem}`);
   if (problems.length) throw new ConfigError(problems);
   const temporalUiUrl = (data.TEMPORAL_UI_URL ?? `http://127.0.0.1:${data.TEMPORAL_UI_PORT}`).replace(/\/+$/, '');
-  return { ...data, PAYMENT_PROVIDER: provider, TEMPORAL_UI_URL: temporalUiUrl, PROXY_URLS: proxyUrls.proxies, dataDir: path.resolve(data.DATA_DIR) };
+  return { ...data, PAYMENT_PROVIDER: provider, TEMPORAL_UI_URL: temporalUiUrl, PROXY_URLS: proxyUrls.proxies, PROXY_TIERS: proxyTiers.pools, dataDir: path.resolve(data.DATA_DIR) };
 }
 
 let cached: Config | undefined;

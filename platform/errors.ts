@@ -53,6 +53,7 @@ export const ERRORS = {
   PROXY_FAILED: { status: 502, retryable: true, description: 'An outbound proxy (PROXY_URLS) could not be used: connect refused or timed out, CONNECT refused (407, 5xx), SOCKS error. The next attempt goes through another proxy.' },
   TARGET_ERROR: { status: 502, retryable: true, description: 'The target answered 5xx or 429 on every attempt.' },
   TARGET_BLOCKED: { status: 502, retryable: true, description: 'The target answered a block page (a bot challenge, a WAF denial, a captcha-only page or a 429) on every attempt; `blocked_by` names the vendor (docs/scraping.md "Block pages"). Refunded; `block_detection: false` takes the page as it is.' },
+  JAVASCRIPT_REQUIRED: { status: 502, retryable: false, description: 'An `auto` scrape\'s http answer plainly needs JavaScript (an app shell, a noscript warning): the run moves on to the browser (docs/scraping.md "Escalation"). Only seen in a run\'s `escalation`, never as a run\'s outcome.' },
   RESPONSE_TOO_LARGE: { status: 502, retryable: false, description: 'The target\'s response, decompressed, exceeded the engine\'s size cap.' },
   DOCUMENT_UNREADABLE: { status: 502, retryable: false, description: 'The target is a PDF or DOCX that cannot be read: corrupt, encrypted with a password, or past the reading bounds (time, memory; docs/scraping.md "Documents (PDF, DOCX)").' },
   WEBHOOK_REJECTED: { status: 502, retryable: false, description: 'A flow\'s webhook endpoint refused the delivery (4xx).' },

@@ -120,7 +120,27 @@ export function createWorkerMetrics(options: { browserPool?: boolean } = {}) {
   });
   type PoolStats = { contextsInUse: number; queueLength: number; openContexts: number; spareContexts: number };
   let browserStats: (() => PoolStats) | undefined;
-  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded, crawlPages, scrapeBlocks };
+  // Escalation (docs/scraping.md "Escalation"): each move of an `auto` run to its next step, and
+  // attempts and block pages by proxy tier, so a tier's block rate is blocks / attempts per vendor.
+  const scrapeEscalations = new Counter({
+    name: 'scrape_escalations_total',
+    help: 'Moves of an auto scrape to its next step, by step left (from), step taken (to), as engine@tier, and reason (blocked, app_shell, noscript).',
+    labelNames: ['from', 'to', 'reason'] as const,
+    registers: [registry],
+  });
+  const scrapeTierAttempts = new Counter({
+    name: 'scrape_tier_attempts_total',
+    help: 'Scrape attempts by mode and proxy tier (direct: no proxy), the denominator of a tier\'s block rate.',
+    labelNames: ['mode', 'tier'] as const,
+    registers: [registry],
+  });
+  const scrapeTierBlocks = new Counter({
+    name: 'scrape_tier_blocks_total',
+    help: 'Scrape attempts answered with a block page, by mode, proxy tier (direct: no proxy) and vendor (blocked_by).',
+    labelNames: ['mode', 'tier', 'vendor'] as const,
+    registers: [registry],
+  });
+  const scrapeMetrics = { ...base, scrapeDuration, scrapeOutcomes, creditsDebited, creditsRefunded, crawlPages, scrapeBlocks, scrapeEscalations, scrapeTierAttempts, scrapeTierBlocks };
   // The API process runs http scrapes in-process but has no browser pool: no gauges that would always read 0.
   if (options.browserPool === false) return { ...scrapeMetrics, observeBrowserPool: (_stats: () => PoolStats) => undefined };
   new Gauge({

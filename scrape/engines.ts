@@ -9,6 +9,7 @@
  * Pure data, type-only imports: workflows read it inside Temporal's sandbox.
  */
 import type { WORKER_QUEUE_CHOICES } from '../platform/config';
+import { PROXY_TIER_PRICES, type ProxyTierChoice } from './proxy-tiers';
 
 /** The scrape modes (`mode` of a request), one per engine. */
 export const SCRAPE_MODES = ['http', 'browser'] as const;
@@ -132,11 +133,13 @@ export function modesSupporting(field: keyof EngineSupport): ScrapeMode[] {
 /**
  * A scrape's price: its engine's, plus CAPTURE_NETWORK_PRICE with `capture_network`, plus
  * SCREENSHOT_PRICE with a screenshot format, plus ACTION_SCREENSHOT_PRICE per `screenshot` action,
- * plus LLM_FORMAT_PRICE per model format (docs/scraping.md "Price list").
+ * plus LLM_FORMAT_PRICE per model format, plus the proxy tier's price when the request pins a tier
+ * (PROXY_TIER_PRICES; `auto` starts on the cheapest: docs/scraping.md "Price list", "Escalation").
  */
-export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean; formats?: readonly unknown[]; actions?: ReadonlyArray<{ type?: unknown }> }): number {
+export function scrapeCost(request: { mode: ScrapeMode; capture_network?: boolean; formats?: readonly unknown[]; actions?: ReadonlyArray<{ type?: unknown }>; proxy_tier?: ProxyTierChoice }): number {
   return (
     SCRAPE_ENGINES[request.mode].price +
+    (request.proxy_tier && request.proxy_tier !== 'auto' ? PROXY_TIER_PRICES[request.proxy_tier] : 0) +
     (request.capture_network ? CAPTURE_NETWORK_PRICE : 0) +
     (request.formats?.some(isScreenshotFormat) ? SCREENSHOT_PRICE : 0) +
     llmFormatCount(request.formats) * LLM_FORMAT_PRICE +

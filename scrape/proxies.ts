@@ -7,7 +7,7 @@
  *   optionally sticky per key (e.g. `${flowRunId}|${host}`). The state lives in the process: every
  *   worker process rotates on its own (documented as acceptable).
  */
-import type { ProxyEndpoint } from '../platform/proxy-endpoints';
+import { DEFAULT_COUNTRY, type ProxyEndpoint, type ProxyPools, type ProxyTierName, poolFor, tiersServing } from '../platform/proxy-endpoints';
 
 /** What a request asks for: the configured proxies (`default`) or a direct connection (`none`). */
 export const PROXY_CHOICES = ['none', 'default'] as const;
@@ -98,4 +98,32 @@ export function proxyStickyKey(scope: string, url: string): string {
     host = url;
   }
   return `${scope}|${host}`;
+}
+
+/**
+ * The rotations of the configured proxy tiers (PROXY_TIERS), one per tier and country, built on
+ * first use; `basic.default` is the process's PROXY_URLS rotation when given (so plain `proxy:
+ * "default"` scrapes and tiered ones share its turns and cool-downs).
+ */
+export interface TierRotations {
+  /** The rotation of a tier's pool for `country` (the tier's `default` without one); undefined when that pool is not configured. */
+  rotation(tier: ProxyTierName, country?: string): ProxyRotation | undefined;
+  /** The tiers with a pool for `country`, cheapest first. */
+  tiersFor(country?: string): ProxyTierName[];
+}
+
+export function createTierRotations(pools: ProxyPools, options: ProxyRotationOptions, basicDefault?: ProxyRotation): TierRotations {
+  const rotations = new Map<string, ProxyRotation>();
+  return {
+    rotation(tier, country) {
+      const pool = poolFor(pools, tier, country);
+      if (!pool) return undefined;
+      const key = `${tier}|${country?.toLowerCase() ?? DEFAULT_COUNTRY}`;
+      if (tier === 'basic' && !country && basicDefault) return basicDefault;
+      let rotation = rotations.get(key);
+      if (!rotation) rotations.set(key, (rotation = createProxyRotation(pool, options)));
+      return rotation;
+    },
+    tiersFor: (country) => tiersServing(pools, country),
+  };
 }

@@ -14,6 +14,7 @@ import { AppError } from '../platform/errors';
 import { assertValidCss, validateSelectors } from './selectors';
 import { refusedHeaderReason } from './headers';
 import { PROXY_CHOICES } from './proxies';
+import { PROXY_TIER_CHOICES } from './proxy-tiers';
 import { MAX_REQUEST_COOKIES, requestCookieSchema, scrapeSessionSchema } from './cookies';
 import { issueMessage } from '../platform/validate';
 import { webhookSpecSchema } from '../webhooks/spec';
@@ -26,6 +27,8 @@ import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
 import { attemptTimeoutMs } from './attempt-budget';
 
 export const MAX_SELECTORS = 50;
+/** What `mode` accepts: an engine, or `auto` (docs/scraping.md "Escalation"). */
+export const SCRAPE_REQUEST_MODES = [...SCRAPE_MODES, 'auto'] as const;
 export const MAX_TIMEOUT_MS = 50_000;
 /** At most this many `include_tags` / `exclude_tags` each. */
 export const MAX_TAG_SELECTORS = 50;
@@ -156,7 +159,8 @@ const httpUrl = absoluteHttpUrl(8192);
 export const scrapeRequestSchema = z.strictObject({
   url: httpUrl,
   selectors: z.array(selectorItem).max(MAX_SELECTORS).optional(),
-  mode: z.enum(SCRAPE_MODES).default('http'),
+  // `auto` (docs/scraping.md "Escalation"): http first, the browser and the next proxy tier when blocked; resolved by parseScrapeRequest.
+  mode: z.enum(SCRAPE_REQUEST_MODES).default('http'),
   method: z.preprocess((m) => (typeof m === 'string' ? m.toUpperCase() : m), z.enum(['GET', 'POST'])).default('GET'),
   headers: headers.optional(),
   body: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'must be a string or a JSON object' }).optional(),
@@ -176,6 +180,13 @@ export const scrapeRequestSchema = z.strictObject({
   webhook: webhookSpecSchema.optional(),
   // Outbound proxies (docs/scraping.md "Proxies"): "default" (also when absent) uses PROXY_URLS when set, "none" goes direct.
   proxy: z.enum(PROXY_CHOICES).optional(),
+  // Proxy tier and country (docs/scraping.md "Escalation"): a tier pins it; `auto` (also when absent) starts on the cheapest configured.
+  proxy_tier: z.enum(PROXY_TIER_CHOICES).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, { error: 'must be a two-letter country code (ISO 3166-1 alpha-2)' })
+    .transform((c) => c.toLowerCase())
+    .optional(),
   // Block pages (docs/scraping.md "Block pages"): absent means true; false takes a block page as the page (charged).
   block_detection: z.boolean().optional(),
   // Cookies sent with the request, both modes (docs/scraping.md "Cookies and headers").
@@ -196,8 +207,14 @@ export const scrapeRequestSchema = z.strictObject({
     for (const problem of crossFieldProblems(request)) ctx.addIssue({ code: 'custom', ...problem });
   }, { when: () => true });
 
-/** A validated request, normalised: selectors are always objects, defaults applied. */
-export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
+/** What the schema makes of a body (`mode` may still be `auto`). */
+type ParsedScrapeRequest = z.output<typeof scrapeRequestSchema>;
+/**
+ * A validated request, normalised: selectors are always objects, defaults applied, and `mode`
+ * the engine it starts on: an `auto` request is its starting engine with `escalate: true`
+ * (resolved once by parseScrapeRequest, so every reader of `mode` sees an engine).
+ */
+export type ScrapeRequest = Omit<ParsedScrapeRequest, 'mode'> & { mode: ScrapeMode; escalate?: true };
 /** A validated scrape request as workflows carry it (the API's, without `async`). */
 export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 /** What a client may send. */
@@ -215,8 +232,12 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const raw = value as Record<string, unknown>;
   const problems: Array<{ path: string[]; message: string }> = [];
-  const mode = (SCRAPE_MODES as readonly unknown[]).includes(raw.mode) ? (raw.mode as ScrapeMode) : undefined;
   const method = typeof raw.method === 'string' ? raw.method.toUpperCase() : 'GET';
+  // `auto` is checked as the engine it would start on: the fields decide it, and a request no engine can do is refused.
+  const mode = raw.mode === 'auto' ? autoStartEngine(raw, method) : (SCRAPE_MODES as readonly unknown[]).includes(raw.mode) ? (raw.mode as ScrapeMode) : undefined;
+  if (raw.proxy === 'none' && (raw.proxy_tier !== undefined || raw.country !== undefined)) {
+    problems.push({ path: [raw.proxy_tier !== undefined ? 'proxy_tier' : 'country'], message: 'needs proxies: proxy "none" goes direct' });
+  }
   if (mode !== undefined) {
     const engine: EngineSpec = SCRAPE_ENGINES[mode];
     if (method === 'POST' && !engine.supports.post) {
@@ -247,7 +268,9 @@ function crossFieldProblems(value: unknown): Array<{ path: string[]; message: st
     for (const name of Object.keys(raw.headers)) {
       if (!HEADER_NAME.test(name)) problems.push({ path: ['headers', name], message: 'is not a valid HTTP header name' });
       else {
-        const refused = refusedHeaderReason(name, mode ?? 'http');
+        // An `auto` request that may move on to the browser must suit both engines.
+        const engines = raw.mode === 'auto' && method !== 'POST' ? [...SCRAPE_MODES] : [mode ?? 'http'];
+        const refused = engines.map((engine) => refusedHeaderReason(name, engine)).find((reason) => reason !== undefined);
         if (refused) problems.push({ path: ['headers', name], message: refused });
       }
     }
@@ -267,7 +290,7 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
     const unique = [...new Set(messages)];
     throw new AppError('BAD_REQUEST', unique.length === 1 ? unique[0]! : unique);
   }
-  const req = parsed.data;
+  const req = resolveAutoMode(parsed.data);
   if (req.selectors) validateSelectors(req.selectors);
   for (const tag of req.include_tags ?? []) assertValidCss(tag, 'include_tags selector');
   for (const tag of req.exclude_tags ?? []) assertValidCss(tag, 'exclude_tags selector');
@@ -281,6 +304,26 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   }
   for (const { where, selector } of actionSelectors(req.actions ?? [])) assertValidCss(selector, where);
   return req;
+}
+
+/** The fields a request uses that not every engine supports (for `auto`: they pick the starting engine). */
+function usesField(raw: Record<string, unknown>, field: keyof EngineSupport, method: string): boolean {
+  if (field === 'post') return method === 'POST';
+  if (field === 'screenshot') return Array.isArray(raw.formats) && (raw.formats as unknown[]).some(isScreenshotFormat);
+  if (field === 'capture_network' || field === 'mobile') return raw[field] === true;
+  return raw[field] !== undefined;
+}
+
+/** The first engine (http before browser) supporting every field the request uses; http when none does (its rules then report the conflict). */
+function autoStartEngine(raw: Record<string, unknown>, method: string): ScrapeMode {
+  const fields = (Object.keys(SCRAPE_ENGINES.http.supports) as Array<keyof EngineSupport>).filter((field) => usesField(raw, field, method));
+  return SCRAPE_MODES.find((mode) => fields.every((field) => SCRAPE_ENGINES[mode].supports[field])) ?? 'http';
+}
+
+/** `mode: "auto"` → its starting engine with `escalate: true`; any other mode as it is. */
+function resolveAutoMode(parsed: ParsedScrapeRequest): ScrapeRequest {
+  if (parsed.mode !== 'auto') return parsed as ScrapeRequest;
+  return { ...parsed, mode: autoStartEngine(parsed as unknown as Record<string, unknown>, parsed.method), escalate: true };
 }
 
 /** Every selector of a CSS schema parses (INVALID_SELECTOR naming the first that does not). */

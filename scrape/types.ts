@@ -257,6 +257,8 @@ export type ScrapeResult = {
   elapsed_ms: number;
   /** The answer is a block page of this vendor (scrape/blocks.ts); the activity decides what that means. Never stored as output. */
   blocked_by?: BlockVendor;
+  /** http: the answer plainly needs JavaScript (scrape/app-shell.ts); an `auto` scrape moves on to the browser. Never stored. */
+  needs_javascript?: 'app_shell' | 'noscript';
   /**
    * With a model format: the main content as markdown, the model's input. Not an output field:
    * the scrape activity reads it and nothing stores it.

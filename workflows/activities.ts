@@ -6,6 +6,8 @@
  */
 import type { CreditChange, DebitInput, RefundInput } from '../accounts/credit';
 import type { ScrapeRequestPayload } from '../scrape/request';
+import type { ScrapeMode } from '../scrape/engines';
+import type { ProxyTier } from '../scrape/proxy-tiers';
 import type { WebhookEventSource } from '../webhooks/types';
 import type { ErrorCode } from '../platform/errors';
 import type {
@@ -51,6 +53,23 @@ export interface ScrapeActivityInput {
    * Flow scrapes debit in a step of their own and leave this out.
    */
   debit?: { userId: string; apiKeyId: string | null; amount: number };
+  /**
+   * An `auto` run's step (docs/scraping.md "Escalation"): nothing is debited before the fetch;
+   * the run is charged `charge.amount` once, in the statement that records its success. A block
+   * (or, on http, a page needing JavaScript) before the last step fails at once, for the
+   * workflow to move on to `next`. Absent on every other run (and in histories before it).
+   */
+  step?: ScrapeStep;
+}
+
+/** One step of an `auto` run's ladder as its activity sees it. */
+export interface ScrapeStep {
+  index: number;
+  /** The proxy tier of its attempts (absent: the configured tiers serve no pool, direct). */
+  tier?: ProxyTier;
+  /** The step after it; absent on the last one (which retries a block as any run does). */
+  next?: { engine: ScrapeMode; tier?: ProxyTier };
+  charge: { userId: string; apiKeyId: string | null; amount: number };
 }
 
 export interface FailedScrape {
@@ -101,6 +120,7 @@ export interface Activities {
   // Standalone scrapes: lanes, template runs, flow scrapes (activities/scrape/).
   scrapeFirstAttempts(input: { scrapes: ScrapeJob[] }): Promise<FirstAttemptOutcome[]>;
   retryScrape(input: { scrape: ScrapeJob }): Promise<ScrapeActivityOutput>;
+  scrapeStep(input: { scrape: ScrapeJob; step: number }): Promise<ScrapeActivityOutput>;
   settleFailedScrapes(input: { failures: FailedScrape[] }): Promise<void>;
   cancelScrapes(input: { runIds: string[] }): Promise<void>;
   finishScrapeRun(input: FinishScrapeRunInput): Promise<void>;

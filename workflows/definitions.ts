@@ -4,6 +4,8 @@
  */
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequestPayload } from '../scrape/request';
+import type { EscalationStep } from '../scrape/proxy-tiers';
+import type { ScrapeActivityInput } from './activities';
 import type { ErrorCode } from '../platform/errors';
 import type { WebhookRetry } from '../webhooks/types';
 import type { MapOptions } from '../crawl/map-request';
@@ -99,6 +101,30 @@ export interface ScrapeJob {
    * request with a `webhook`, or from an account with endpoints. Absent: no webhook step at all.
    */
   events?: true;
+  /**
+   * `auto` mode (docs/scraping.md "Escalation"): the steps (engine, proxy tier, price) the run may
+   * climb, the first being its `request.mode`; built by the API from the tiers it has configured.
+   * The run pays once, when it succeeds, the served step's price. Absent on every other run.
+   */
+  escalation?: EscalationStep[];
+}
+
+/** The activity input of step `index` of an `auto` job: the request on that step's engine and tier, nothing debited before. */
+export function jobStepInput(job: ScrapeJob, index: number): ScrapeActivityInput {
+  const ladder = job.escalation!;
+  const step = ladder[index]!;
+  const next = ladder[index + 1];
+  return {
+    runId: job.runId,
+    request: { ...job.request, mode: step.engine },
+    finishOnSuccess: true,
+    step: {
+      index,
+      ...(step.tier ? { tier: step.tier } : {}),
+      ...(next ? { next: { engine: next.engine, ...(next.tier ? { tier: next.tier } : {}) } } : {}),
+      charge: { userId: job.userId, apiKeyId: job.apiKeyId, amount: step.price },
+    },
+  };
 }
 
 /**

@@ -10,13 +10,15 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorCodeOr } from '../../platform/errors';
-import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
+import { type FirstAttemptOutcome, type ScrapeActivityOutput, type ScrapeJob, jobStepInput } from '../../workflows/definitions';
 import type { Engines } from '../../scrape/engine-implementations';
 import { type ScrapeActivityDeps, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 import type { FailedScrape, ScrapeActivityInput } from '../../workflows/activities';
 import type { Engine } from '../../scrape/request';
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
+  // An `auto` run starts on its first step and pays when it succeeds (docs/scraping.md "Escalation").
+  if (job.escalation) return jobStepInput(job, 0);
   return { runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } };
 }
 
@@ -48,6 +50,13 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { engines
     async retryScrape(input: { scrape: ScrapeJob }): Promise<ScrapeActivityOutput> {
       const ctx = Context.current();
       return scrapeOnce(deps, engineFor(input.scrape), activityInput(input.scrape), 1 + ctx.info.attempt, ctx.cancellationSignal);
+    },
+
+    /** A later step of an `auto` scrape on an engine of this process (http, another tier), with the step's retry policy. */
+    async scrapeStep(input: { scrape: ScrapeJob; step: number }): Promise<ScrapeActivityOutput> {
+      const ctx = Context.current();
+      const stepInput = jobStepInput(input.scrape, input.step);
+      return scrapeOnce(deps, engineFor({ ...input.scrape, request: stepInput.request }), stepInput, ctx.info.attempt, ctx.cancellationSignal);
     },
 
     /** Refunds and records the scrapes of a batch whose every attempt failed. */

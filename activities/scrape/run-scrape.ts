@@ -20,7 +20,10 @@ import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import type { ScrapeResult } from '../../scrape/types';
 import type { ScrapeRequestPayload } from '../../scrape/request';
 import { scrapeCreditKeys } from '../../scrape/credit-keys';
-import { blockedMessage } from '../../scrape/blocks';
+import { blockedByOf, blockedMessage } from '../../scrape/blocks';
+import { type TierRotations, createTierRotations } from '../../scrape/proxies';
+import { type ProxyTier, escalationReasonOf } from '../../scrape/proxy-tiers';
+import { assertCanPay, attemptTier, countAttempt, escalationEntry, escalationFailure, succeedCharged, tierProxy } from './escalation';
 import type { Engine } from '../../scrape/request';
 import { schemaJsonFormat, summaryFormat } from '../../scrape/types';
 import { type LlmSettings, runModelFormats } from '../../scrape/llm/model-formats';
@@ -48,6 +51,8 @@ export interface ScrapeActivityDeps {
   runEvents?: RunEvents;
   /** PROXY_URLS: the process's proxy rotation (absent: every scrape goes direct). */
   proxies?: ProxyRotation;
+  /** PROXY_TIERS (with PROXY_URLS as basic.default): the pools by tier and country (docs/scraping.md "Escalation"). */
+  proxyTiers?: TierRotations;
   /** PROXY_STICKY: a flow run keeps one proxy per target host while it works. */
   proxySticky?: boolean;
   /** The attempts running in this process, so a cancel of one run stops its fetch alone (scrape/running-attempts.ts). */
@@ -116,8 +121,10 @@ async function startAttempt(
   deps: ScrapeActivityDeps,
   input: ScrapeActivityInput,
   attempt: number,
-): Promise<{ finished: FinishedRun } | { debited?: CreditChange; flowRunId?: string | null }> {
+): Promise<{ finished: FinishedRun } | { debited?: CreditChange; flowRunId?: string | null; attempt?: number }> {
   const { runId } = input;
+  // An `auto` run's later steps number their attempts on from the run's (it pays when it succeeds).
+  if (input.step && input.step.index > 0) return deps.runs.startNextAttempt(runId);
   if (!input.debit) {
     // A flow's scrape (it pays in a step of its own): its flow run keys a sticky proxy.
     const started: { flowRunId?: string | null } = {};
@@ -188,6 +195,8 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
   const startedAt = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - startedAt) / 1e9;
   let proxy: ProxyEndpoint | undefined;
+  let tier: ProxyTier | undefined;
+  let attemptNumber = attempt;
   // Registered by run, so a cancel of this run alone aborts it (scrape/running-attempts.ts).
   const running = deps.attempts?.start(runId, activitySignal);
   const signal = running?.signal ?? activitySignal;
@@ -197,7 +206,11 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     const started = await untilDatabaseAnswers(() => startAttempt(deps, input, attempt), signal);
     if ('finished' in started) return outcomeOfFinished(started.finished);
     const { debited } = started;
-    proxy = chooseProxy(deps, request, started.flowRunId ?? null);
+    attemptNumber = started.attempt ?? attempt;
+    if (input.step) await untilDatabaseAnswers(() => assertCanPay(deps, input.step!), signal);
+    tier = attemptTier(deps, request, input.step);
+    proxy = tierProxy(deps, request, tier) ?? chooseProxy(deps, request, started.flowRunId ?? null);
+    if (proxy && !tier && request.proxy !== 'none' && deps.proxies?.proxies.includes(proxy)) tier = 'basic';
     const session = request.session ? await untilDatabaseAnswers(() => openScrapeSession(deps, runId, request.session!), signal) : undefined;
     const result = await engine(request, {
       signal,
@@ -207,8 +220,12 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
       ...(session ? { storage: session.storage } : {}),
     });
     // A block page is a failed attempt (retried, through the next proxy), never a result: unless the request opted out.
-    if (result.blocked_by && request.block_detection !== false) {
-      deps.metrics.scrapeBlocks.inc({ mode: request.mode, vendor: result.blocked_by });
+    const blocked = result.blocked_by && request.block_detection !== false ? blockedMessage(result.blocked_by, result.status) : undefined;
+    // An `auto` step before the last moves on at once (a block, or on http a page needing JavaScript).
+    const escalating = escalationFailure(input, result, blocked);
+    if (blocked) deps.metrics.scrapeBlocks.inc({ mode: request.mode, vendor: result.blocked_by! });
+    if (escalating) throw escalating;
+    if (result.blocked_by && blocked) {
       throw ApplicationFailure.create({
         message: blockedMessage(result.blocked_by, result.status),
         type: 'TARGET_BLOCKED',
@@ -218,7 +235,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if (proxy) {
       deps.proxies!.succeeded(proxy);
       const outcome = isRetryableTargetStatus(result.status) ? 'TARGET_ERROR' : 'succeeded';
-      await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt, proxy: proxy!.id, outcome }), signal);
+      await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt: attemptNumber, proxy: proxy!.id, outcome }), signal);
     }
     if (isRetryableTargetStatus(result.status)) {
       throw ApplicationFailure.create({ message: `the target answered HTTP ${result.status}`, type: 'TARGET_ERROR', details: [{ status: result.status }] });
@@ -227,7 +244,18 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     // The session is written back only when the scrape succeeds (its result is about to be recorded).
     if (session) await untilDatabaseAnswers(() => session.save(), signal);
     const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result, request.formats), signal);
-    if (input.finishOnSuccess) {
+    if (input.step) {
+      // An `auto` run: its one debit, at the served step's price, with the record of its success.
+      countAttempt(deps, input, tier, { code: 'succeeded' });
+      await untilDatabaseAnswers(() => deps.runs.recordEscalationStep(runId, escalationEntry(input, attemptNumber, tier, { code: 'succeeded' })), signal);
+      const charged = await untilDatabaseAnswers(() => succeedCharged(deps, input, stored, result.elapsed_ms), signal);
+      if (charged) {
+        deps.runEvents?.finished(
+          { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attemptNumber, cost: input.step.charge.amount, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
+          charged.balanceAfter,
+        );
+      }
+    } else if (input.finishOnSuccess) {
       if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
         deps.runEvents?.finished(
           { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attempt, cost: input.debit?.amount ?? 0, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
@@ -246,18 +274,28 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     const outcome = errorCodeOr(failure.type, 'SCRAPE_FAILED');
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome });
+    if (input.step && outcome !== 'CANCELLED' && outcome !== 'INSUFFICIENT_CREDIT') await noteStepFailure(deps, input, attemptNumber, tier, failure, signal);
     // The model step fails after the proxy's attempt was recorded a success: not the proxy's either.
     if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR') && !outcome.startsWith('LLM_')) {
       // A proxy that could not be used is skipped for the cool-down; a target's own error is not the proxy's.
       // A block page is the target refusing this proxy's address: the next attempt takes another.
       if (outcome === 'PROXY_FAILED' || outcome === 'TARGET_BLOCKED') deps.proxies!.failed(proxy);
-      await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt, proxy: proxy!.id, outcome, message: failure.message }), signal).catch(() => undefined);
+      await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt: attemptNumber, proxy: proxy!.id, outcome, message: failure.message }), signal).catch(() => undefined);
     }
     deps.logger.info({ runId, attempt, mode: request.mode, code: outcome, ...(proxy ? { proxy: proxy.id } : {}) }, 'scrape attempt failed');
     throw failure;
   } finally {
     running?.end();
   }
+}
+
+/** An `auto` run's failed attempt: counted by tier (and as a move on when it escalates) and added to the run's `escalation`. */
+async function noteStepFailure(deps: ScrapeActivityDeps, input: ScrapeActivityInput, attempt: number, tier: ProxyTier | undefined, failure: ApplicationFailure, signal?: AbortSignal): Promise<void> {
+  const code = errorCodeOr(failure.type, 'SCRAPE_FAILED');
+  const reason = failure.nonRetryable && input.step?.next ? escalationReasonOf(code, failure.message) : undefined;
+  const outcome = { code, ...(code === 'TARGET_BLOCKED' ? { blockedBy: blockedByOf(failure.message) } : {}), ...(reason ? { escalated: reason } : {}) };
+  countAttempt(deps, input, tier, outcome);
+  await untilDatabaseAnswers(() => deps.runs.recordEscalationStep(input.runId, escalationEntry(input, attempt, tier, outcome)), signal).catch(() => undefined);
 }
 
 /**
@@ -294,10 +332,14 @@ function chooseProxy(deps: ScrapeActivityDeps, request: ScrapeRequestPayload, fl
   return deps.proxies.pick(deps.proxySticky && flowRunId ? proxyStickyKey(flowRunId, request.url) : undefined);
 }
 
-/** The proxy settings of a process's scrape activities, from PROXY_URLS, PROXY_COOLDOWN_MS and PROXY_STICKY. */
-export function proxySettings(config: Pick<Config, 'PROXY_URLS' | 'PROXY_COOLDOWN_MS' | 'PROXY_STICKY'>): Pick<ScrapeActivityDeps, 'proxies' | 'proxySticky'> {
-  if (config.PROXY_URLS.length === 0) return {};
-  return { proxies: createProxyRotation(config.PROXY_URLS, { cooldownMs: config.PROXY_COOLDOWN_MS }), proxySticky: config.PROXY_STICKY };
+/** The proxy settings of a process's scrape activities, from PROXY_URLS, PROXY_TIERS, PROXY_COOLDOWN_MS and PROXY_STICKY. */
+export function proxySettings(config: Pick<Config, 'PROXY_URLS' | 'PROXY_TIERS' | 'PROXY_COOLDOWN_MS' | 'PROXY_STICKY'>): Pick<ScrapeActivityDeps, 'proxies' | 'proxySticky' | 'proxyTiers'> {
+  const options = { cooldownMs: config.PROXY_COOLDOWN_MS };
+  // PROXY_URLS is the basic tier's default pool (platform/config.ts folds it in), and the rotation of plain `proxy: "default"` scrapes.
+  const basic = config.PROXY_TIERS.basic?.default;
+  const proxies = basic?.length ? createProxyRotation(basic, options) : undefined;
+  const proxyTiers = Object.keys(config.PROXY_TIERS).length ? createTierRotations(config.PROXY_TIERS, options, proxies) : undefined;
+  return { ...(proxies ? { proxies, proxySticky: config.PROXY_STICKY } : {}), ...(proxyTiers ? { proxyTiers } : {}) };
 }
 
 /**

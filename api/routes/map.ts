@@ -39,7 +39,7 @@ const mapResponses = { 200: mapResultSchema, 403: errorBodySchema, 502: errorBod
 /** The scrape request a map's run records: the start page with format `links`, and the map's options beside it. */
 function runRequest(request: MapRequest): ScrapeRequestPayload & { map: ReturnType<typeof mapOptionsOf> } {
   const { async: _async, ...page } = scrapeRequestSchema.parse({ url: request.url, mode: 'http', formats: ['links'], options: { retry_count: MAP_RETRY_COUNT } });
-  return { ...page, map: mapOptionsOf(request) };
+  return { ...page, mode: 'http', map: mapOptionsOf(request) };
 }
 
 /** A map, started and waited for: also the Firecrawl-compatible map's (api/firecrawl/), with its own `deadline` when given. */

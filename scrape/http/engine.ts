@@ -31,6 +31,7 @@ import { openTunnel } from '../proxy-tunnel';
 import { validateSelectors } from '../selectors';
 import { documentOutputs } from '../formats';
 import { classifyBlock } from '../blocks';
+import { javaScriptNeed } from '../app-shell';
 import { documentKind, documentResponseOutputs } from '../documents';
 import type { DocumentOutputThreads } from '../formats/threads';
 import type { ScrapeCallOptions, ScrapeResult } from '../types';
@@ -243,6 +244,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     const text = decodeBody(bytes, responseHeaders['content-type']);
     const block = classifyBlock({ status, headers: responseHeaders, body: text });
     if (block) result.blocked_by = block.vendor;
+    const needsJavaScript = block ? undefined : javaScriptNeed(text, responseHeaders['content-type']);
+    if (needsJavaScript) result.needs_javascript = needsJavaScript;
     Object.assign(result, options.formatThreads ? await options.formatThreads.outputs(req, text, facts) : documentOutputs(req, text, facts));
     result.elapsed_ms = Math.round(performance.now() - started);
     return result;
