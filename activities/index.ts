@@ -19,6 +19,8 @@ import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
 import type { SessionStore } from '../sessions/store';
 import { createMonitorActivities } from './monitors';
+import { createExtractActivities } from './extract';
+import type { LlmSettings } from '../scrape/llm/model-formats';
 import type { MonitorSettings } from '../monitors/store';
 import type { WebhookSender } from '../webhooks/deliver';
 import type { WebhookSettings } from '../webhooks/settings';
@@ -60,6 +62,8 @@ export interface ActivityDeps {
   webhookDeliveryQueue: string;
   /** MONITOR_* settings of the check activities (docs/monitors.md); defaults when absent. */
   monitors?: MonitorSettings;
+  /** The operator's model (LLM_*): the model formats and Firecrawl's extract jobs; absent without one. */
+  llm?: LlmSettings;
 }
 
 /**
@@ -89,6 +93,8 @@ export function createActivities(deps: ActivityDeps): Activities {
     // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
     ...createCrawlActivities(deps),
     ...createMonitorActivities({ db: deps.db, runs: deps.runs, monitors: deps.monitors ?? { failuresBeforeEvent: 3, retentionMs: 30 * 86_400_000, webhookDiffMaxBytes: 65_536 } }),
+    // Firecrawl extract jobs (docs/firecrawl.md "Extract").
+    ...createExtractActivities({ db: deps.db, logger: deps.logger, ...(deps.llm ? { llm: deps.llm } : {}) }),
     ...createWebhookEmitActivities(deps),
     ...createWebhookDeliveryActivities({ sender: deps.webhookSender, logger: deps.logger }),
   } satisfies Activities;

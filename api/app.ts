@@ -32,6 +32,7 @@ import { mcpRouter } from './mcp/router';
 import { sessionRouteTable } from './routes/sessions';
 import { sessionStoreFromConfig } from '../sessions/store';
 import { bearerApiKey } from './middleware/auth';
+import { documentRouteTable } from './routes/documents';
 import { BEARER_PATHS, FIRECRAWL_PATHS, firecrawlErrorShape, firecrawlRouteTable } from './firecrawl/routes';
 import type { AppDeps } from './deps';
 
@@ -78,6 +79,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
     ...webhookRouteTable(deps),
     ...crawlRouteTable(deps),
     ...sessionRouteTable(deps),
+    // POST /documents: an uploaded PDF or DOCX (docs/scraping.md "Uploaded documents").
+    ...documentRouteTable(deps),
     // Monitors (docs/monitors.md).
     ...monitorRouteTable(deps),
     // The Firecrawl-compatible /v2 and /v1 (docs/firecrawl.md).

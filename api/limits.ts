@@ -62,6 +62,12 @@ const LIVE_RUNS = `((SELECT count(*) FROM scrape_run WHERE "userId" = $1 AND sta
   + (SELECT count(*) FROM flow_run WHERE "userId" = $1 AND status IN ('queued', 'running'))
   + (SELECT count(*) FROM crawl WHERE "userId" = $1 AND status IN ('queued', 'running')))::int`;
 
+/** The account's runs in flight as the concurrency limit counts them (Firecrawl's `GET /v2/concurrency-check`). */
+export async function liveRunsOf(sql: Pick<SqlPool, 'query'>, userId: string): Promise<number> {
+  const [row] = await sql.query<{ live: number }>(`SELECT ${LIVE_RUNS} AS live`, [userId]);
+  return Number(row?.live ?? 0);
+}
+
 /** One key's requests in one minute, as this replica knows them. */
 interface KeyMinute {
   apiKeyId: string;

@@ -20,6 +20,7 @@ import type {
   EchoInput,
   EchoOutput,
   EmittedWebhookEvents,
+  ExtractEndStatus,
   FirstAttemptOutcome,
   FlowInputWaiting,
   FlowNodeError,
@@ -158,6 +159,11 @@ export interface Activities {
   // Monitors (activities/monitors.ts).
   startMonitorCheck(input: StartMonitorCheckInput): Promise<StartedMonitorCheck>;
   settleMonitorCheck(input: { checkId: string }): Promise<MonitorCheckOutcome & { events: WebhookEventSource[] }>;
+
+  // Firecrawl extract jobs (activities/extract.ts).
+  awaitExtractJobs(input: { extractId: string }): Promise<{ cancelled: boolean }>;
+  runExtraction(input: { extractId: string }): Promise<{ status: ExtractEndStatus }>;
+  failExtraction(input: { extractId: string; code: ErrorCode; message: string }): Promise<void>;
 
   // Event webhooks (activities/webhooks.ts).
   emitWebhookEvents(input: { sources: WebhookEventSource[] }): Promise<EmittedWebhookEvents>;

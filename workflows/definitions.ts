@@ -56,7 +56,16 @@ export const workflowIds = {
   map: (runId: string) => `map-${runId}`,
   /** One delivery of a webhook event (docs/webhooks.md); a redelivery is a delivery of its own. */
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
+  /** A Firecrawl extract job (docs/firecrawl.md "Extract"): waits for its crawl and batch jobs, then asks the model. */
+  extract: (extractId: string) => `extract-${extractId}`,
 } as const;
+
+/** An extract job's workflow (workflows/extract.workflow.ts): everything else is in its extract_job row. */
+export interface ExtractWorkflowInput {
+  extractId: string;
+}
+
+export type ExtractEndStatus = 'completed' | 'failed' | 'cancelled';
 
 
 export interface ScrapeWorkflowInput {

@@ -7,3 +7,4 @@ export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscript
 export { webhookDeliveryWorkflow } from './webhook.workflow';
 export { crawlWorkflow } from './crawl.workflow';
 export { monitorCheckWorkflow } from './monitor.workflow';
+export { extractWorkflow } from './extract.workflow';

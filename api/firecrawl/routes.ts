@@ -17,6 +17,9 @@ import { v2MapRouteTable } from './map-v2';
 import { firecrawlSearchRouteTable } from './search';
 import { v1ScrapeRouteTable } from './scrape-v1';
 import { v2ScrapeRouteTable } from './scrape-v2';
+import { firecrawlUsageRouteTable } from './usage';
+import { crawlParamsRouteTable } from './crawl-params';
+import { parseRouteTable } from './parse';
 import type { AppDeps } from '../deps';
 
 export { firecrawlErrorShape } from './errors';
@@ -30,5 +33,6 @@ export const BEARER_PATHS = [...FIRECRAWL_PATHS, '/mcp'] as const;
 
 
 export function firecrawlRouteTable(deps: AppDeps): Route[] {
-  return [...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps), ...firecrawlSearchRouteTable(deps)];
+  // The account routes first: `GET /v2/crawl/active` must be matched before `GET /v2/crawl/:id`.
+  return [...firecrawlUsageRouteTable(deps), ...crawlParamsRouteTable(deps), ...parseRouteTable(deps), ...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps), ...firecrawlSearchRouteTable(deps)];
 }

@@ -10,6 +10,7 @@ import { SEARCH_PRICE } from '../../search/request';
 import { DEFAULT_DOCUMENT_MAX_PAGES, MAX_DOCUMENT_PAGES } from '../../scrape/request';
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
+import { UPLOAD_MAX_BYTES, UPLOAD_PRICE } from '../document-upload';
 
 const priceListSchema = z.object({
   unit: z.literal('credit'),
@@ -26,7 +27,7 @@ const priceListSchema = z.object({
     llm: z.string(),
   }),
   /** A PDF or DOCX target (docs/scraping.md "Documents (PDF, DOCX)"): priced per document. */
-  documents: z.object({ per_document: z.int(), per_page: z.int(), rule: z.string() }),
+  documents: z.object({ per_document: z.int(), per_page: z.int(), rule: z.string(), upload: z.int(), upload_rule: z.string() }),
   flow_nodes: z.record(z.string(), z.string()),
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
   jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
@@ -49,6 +50,8 @@ export function priceList(): z.infer<typeof priceListSchema> {
       per_document: DOCUMENT_PRICE,
       per_page: 0,
       rule: `a PDF or DOCX target costs its scrape's price (mode and extras above) plus ${DOCUMENT_PRICE}, whatever its page count; at most document.max_pages pages are read (default ${DEFAULT_DOCUMENT_MAX_PAGES}, at most ${MAX_DOCUMENT_PAGES}); an unreadable document is refunded`,
+      upload: UPLOAD_PRICE,
+      upload_rule: `an uploaded PDF or DOCX (POST /documents, Firecrawl's POST /v2/parse) costs ${UPLOAD_PRICE}, what a document target in http mode costs; at most ${UPLOAD_MAX_BYTES} bytes; refunded when it cannot be read`,
     },
     flow_nodes: Object.fromEntries(Object.entries(FLOW_NODE_PRICING).map(([type, pricing]) => [type, pricing.spends])),
     jobs: {
