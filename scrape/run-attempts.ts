@@ -103,23 +103,27 @@ export function runAttemptStatements(sql: RunSql) {
       }
     },
 
-    /** Records a success with its result; false when the run had already finished. */
-    async succeed(runId: string, result: StoredResult, elapsedMs: number): Promise<boolean> {
+    /**
+     * Records a success with its result; false when the run had already finished. `cacheKey`
+     * (scrape/cache-key.ts): the result may answer later identical requests (the results cache).
+     */
+    async succeed(runId: string, result: StoredResult, elapsedMs: number, cacheKey: string | null = null): Promise<boolean> {
       const rows = await sql.query(
-        `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now()
+        `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now(), "cacheKey" = $5
          WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
-        [runId, jsonbText(result), result.status, elapsedMs],
+        [runId, jsonbText(result), result.status, elapsedMs, cacheKey],
       );
       return rows.length > 0;
     },
 
     /** Stores a result without finishing the run (pre-patch flow histories finish it with markSucceeded). */
-    async saveResult(runId: string, result: StoredResult, elapsedMs: number): Promise<void> {
-      await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4 WHERE id = $1 AND status IN ${LIVE}`, [
+    async saveResult(runId: string, result: StoredResult, elapsedMs: number, cacheKey: string | null = null): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "cacheKey" = $5 WHERE id = $1 AND status IN ${LIVE}`, [
         runId,
         jsonbText(result),
         result.status,
         elapsedMs,
+        cacheKey,
       ]);
     },
 
