@@ -26,7 +26,7 @@ const NOT_IN_KEY = new Set(['async', 'webhook', 'options', 'max_age', 'store_in_
 /** Fields whose absence means true (scrape/request.ts keeps them absent): the same result either way. */
 const TRUE_WHEN_ABSENT = ['only_main_content', 'include_heading', 'block_detection'] as const;
 
-type CacheableRequest = Partial<ScrapeRequestPayload> & { url: string; async?: boolean; max_age?: number; store_in_cache?: boolean };
+export type CacheableRequest = Partial<ScrapeRequestPayload> & { url: string; async?: boolean; max_age?: number; store_in_cache?: boolean };
 
 /** Why a request is never answered from (nor stored in) the cache; null when it may be. */
 export function uncacheableReason(request: CacheableRequest): string | null {

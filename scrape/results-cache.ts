@@ -28,7 +28,7 @@ const SOURCE = `SELECT s.id, s.result, s."httpStatus", s."finishedAt" FROM scrap
 /** The source's result for the run `$4`: its screenshot's URL names the new run (the PNG is copied there). */
 const COPIED_RESULT = `CASE WHEN src.result ? 'screenshot' THEN jsonb_set(src.result, '{screenshot,url}', to_jsonb('/webhook/runs/' || $4 || '/screenshot')) ELSE src.result END`;
 
-export function createResultsCache(sql: RunSql) {
+export function createResultsCache(sql: Pick<RunSql, 'query'>) {
   return {
     /**
      * Answers a request from the cache when the account has a run of its key that succeeded

@@ -66,6 +66,9 @@ const robotsRecheck = proxyActivities<Activities>({ startToCloseTimeout: '1 minu
  */
 export const CRAWL_FREE_SLOTS_PATCH = 'crawl-free-slots-v1';
 
+/** From this patch on, a page of a job with `max_age` may be answered from the results cache (docs/crawl.md). */
+export const CRAWL_RESULTS_CACHE_PATCH = 'crawl-results-cache-v1';
+
 interface HostSlot {
   busy: boolean;
   /** Pages waiting for the origin, first come first served. */
@@ -89,6 +92,16 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const { emit, emitted } = eventsBeside();
 
   async function runPage(page: CrawlPageClaim): Promise<void> {
+    // A page whose identical request the account scraped within `max_age` is taken from the
+    // results cache: not fetched (no politeness turn), not charged. Histories of jobs without
+    // max_age (all before the cache existed) never reach the patch.
+    if ((plan.scrape.max_age ?? 0) > 0 && patched(CRAWL_RESULTS_CACHE_PATCH)) {
+      const cached = await bookkeeping.answerCrawlPageFromCache({ runId: page.runId, userId: plan.userId, request: { ...plan.scrape, url: page.url } });
+      if (cached) {
+        emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome: { status: 'succeeded', httpStatus: cached.httpStatus }, events: plan.events }));
+        return;
+      }
+    }
     let outcome: CrawlPageOutcome;
     await turns.acquire(page);
     try {
