@@ -30,6 +30,8 @@ const priceListSchema = z.object({
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
   jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
   refunds: z.string(),
+  /** The results cache (docs/scraping.md "Results cache"): what a hit costs. */
+  cache: z.object({ hit: z.int(), rule: z.string() }),
 });
 
 export function priceList(): z.infer<typeof priceListSchema> {
@@ -54,6 +56,10 @@ export function priceList(): z.infer<typeof priceListSchema> {
       batch_scrape: "each URL costs its scrape request's price (mode and extras above)",
     },
     refunds: 'a scrape whose every attempt failed is refunded in full; a 402 or 429 answer charges nothing',
+    cache: {
+      hit: 0,
+      rule: 'a scrape, crawl page or batch page answered from the results cache (max_age, Firecrawl maxAge) costs nothing: the account already paid for the page; it is recorded as a run with status cached',
+    },
   };
 }
 
