@@ -80,6 +80,8 @@ describe('native POST /webhook/unblocker with max_age', () => {
     expect(await ledgerOfRun(account, second.body.id)).toEqual([]);
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(balance);
     expect(await runRow(second.body.id)).toMatchObject({ status: 'cached', cost: 0, cachedFrom: first.body.id });
+    // What GET /pricing says a hit costs.
+    expect(((await request(stack.baseUrl, 'GET', '/pricing', {})).body as Body).cache.hit).toBe(second.body.credits.cost);
 
     // History shows it: GET /webhook/runs/:id and the account's run list.
     const shown = await request(stack.baseUrl, 'GET', `/webhook/runs/${second.body.id}`, { 'x-api-key': account.apiKey });
@@ -127,6 +129,19 @@ describe('native POST /webhook/unblocker with max_age', () => {
     expect(queued.body.status).toBe('cached');
     expect(hitsOf('/article')).toBe(before + 2);
     expect(await runRow(queued.body.id)).toMatchObject({ status: 'cached', cost: 0 });
+  });
+
+  it('a browser hit brings its screenshot along, served under the cached run', async () => {
+    const url = fresh();
+    const first = await scrape({ url, mode: 'browser', formats: ['markdown', 'screenshot'], max_age: 600_000 });
+    expect(first.status).toBe(200);
+    const before = hitsOf('/article');
+    const second = await scrape({ url, mode: 'browser', formats: ['markdown', 'screenshot'], max_age: 600_000 });
+    expect(second.body).toMatchObject({ cache: { state: 'hit' }, credits: { cost: 0 }, screenshot: { url: `/webhook/runs/${second.body.id}/screenshot`, bytes: first.body.screenshot.bytes } });
+    expect(hitsOf('/article')).toBe(before);
+    const png = await fetch(`${stack.baseUrl}${second.body.screenshot.url}`, { headers: { 'x-api-key': account.apiKey } });
+    expect(png.status).toBe(200);
+    expect((await png.arrayBuffer()).byteLength).toBe(first.body.screenshot.bytes);
   });
 
   // Each never-cached kind: the second identical request fetches again and is charged again.
