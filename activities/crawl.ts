@@ -29,6 +29,7 @@ import { type CrawlActivityDeps, MAX_LINKS_PER_PAGE, ROBOTS_RECHECKS_PER_CALL, j
 import { countsEvent, pageEvent } from './crawl/events';
 import { createCrawlFrontier, holdsRobots, scopeOf } from './crawl/frontier';
 import { createCrawlRobots } from './crawl/robots';
+import { type CacheableRequest, lookupCacheKey } from '../scrape/cache-key';
 
 export type { CrawlActivityDeps } from './crawl/deps';
 
@@ -117,6 +118,17 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       if (changed) deps.metrics.crawlPages.inc({ kind: crawl.kind, outcome: outcome.status });
       if (!input.events) return null;
       return pageEvent(crawl, page, input.runId, outcome);
+    },
+
+    /**
+     * A page whose request allows a cached answer (`max_age`): when the account has an identical
+     * run that succeeded within it, the page's run becomes `cached` (its result copied, cost 0) and
+     * its HTTP status is returned: the page is neither fetched nor debited. Null: scrape it.
+     */
+    async answerCrawlPageFromCache(input: { runId: string; userId: string; request: CacheableRequest }): Promise<{ httpStatus: number } | null> {
+      const lookup = lookupCacheKey(input.request);
+      if (!lookup) return null;
+      return deps.runs.answerQueuedRun({ runId: input.runId, userId: input.userId, key: lookup.key, maxAgeMs: lookup.maxAgeMs });
     },
 
     async requeueCrawlPage(input: { runId: string }): Promise<void> {

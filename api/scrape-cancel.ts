@@ -69,7 +69,7 @@ export async function cancelScrapeRun(deps: AppDeps, run: CancellableRun): Promi
     });
   }
   if (run.status === 'cancelled') return;
-  if (run.status === 'succeeded' || run.status === 'failed') throw finished(run.id, run.status);
+  if (run.status === 'succeeded' || run.status === 'cached' || run.status === 'failed') throw finished(run.id, run.status);
 
   const { run: now } = await createScrapeRunStore(deps.sql).cancelAndRefund(run.id, CANCELLED_BY_OWNER);
   // It finished between the read and the cancel: its outcome stands.

@@ -16,11 +16,16 @@ import type { AuthContext } from './middleware/auth';
 import { type ScrapeRequest, scrapeCost } from '../scrape/request';
 import { assertModelFormatsConfigured } from '../scrape/llm/model-formats';
 import { ResourceNeverStarted } from './idempotency';
+import { lookupCacheKey } from '../scrape/cache-key';
+import { createResultsCache } from '../scrape/results-cache';
 import { apiWebhooks } from './webhooks';
 import type { AppDeps } from './deps';
 
 /** What a run body reads of a run: the row (GET /webhook/runs/:id) or the in-process outcome. */
-export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs'>;
+export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs'> & {
+  status?: string;
+  cachedAt?: Date | string | null;
+};
 
 
 /** The body of a finished run, as POST /webhook/unblocker answers and GET /webhook/runs/:id shows. */
@@ -36,8 +41,19 @@ export function runBody(run: RunLike, remaining: number) {
     elapsed_ms: run.elapsedMs,
     attempts: run.attempts,
     ...outputFields(stored, request),
+    ...cacheField(run, request),
     credits: { cost: run.cost, remaining },
   };
+}
+
+/**
+ * `cache` (docs/scraping.md "Results cache"): `hit` with `cached_at` (when the answering run
+ * finished) for a run answered from the cache; `miss` when the request allowed a cached answer
+ * (`max_age` > 0) and the page was fetched. Absent otherwise.
+ */
+function cacheField(run: RunLike, request: ScrapeRequest): { cache?: { state: 'hit' | 'miss'; cached_at?: string } } {
+  if (run.status === 'cached') return { cache: { state: 'hit', ...(run.cachedAt ? { cached_at: new Date(run.cachedAt).toISOString() } : {}) } };
+  return (request.max_age ?? 0) > 0 ? { cache: { state: 'miss' } } : {};
 }
 
 /**
@@ -125,13 +141,16 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
   ]);
   if (checked.status === 'rejected') throw checked.reason;
   if (events.status === 'rejected') throw events.reason;
+  const runId = options.runId ?? randomUUID();
+  // A hit costs nothing and starts no run: neither the balance nor the runs in flight refuse it.
+  const cached = await answerFromCache(deps, auth, request, runId, events.value);
+  if (cached) return cached;
   if (balanceRead.status === 'rejected') throw balanceRead.reason;
   const balance = balanceRead.value;
   if (balance < cost) {
     throw new AppError('INSUFFICIENT_CREDIT', `This request costs ${cost} credit${cost === 1 ? '' : 's'}; ${balance} remaining`, { remaining: balance, cost });
   }
 
-  const runId = options.runId ?? randomUUID();
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
     { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt, ...(events.value ? { events: true as const } : {}) },
@@ -154,8 +173,34 @@ export function syncTimeout(deps: AppDeps, runId: string): AppError {
   });
 }
 
+/**
+ * The results cache (docs/scraping.md "Results cache"): a request allowing a cached answer
+ * (`max_age` > 0, a cacheable request) whose account has an identical run that succeeded within
+ * max_age is answered from it, recorded as a `cached` run of cost 0, with no workflow. Only after
+ * the target's checks (a target now refused is never answered). An async request that emits
+ * webhook events always runs (its events come from the run). Null: fetch as usual.
+ */
+async function answerFromCache(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, runId: string, emitsEvents: boolean): Promise<ScrapeRunAnswer | null> {
+  const lookup = emitsEvents ? null : lookupCacheKey(request);
+  if (!lookup) return null;
+  const { async, ...payload } = request;
+  const hit = await createResultsCache(deps.sql).answer({
+    runId,
+    userId: auth.userId,
+    apiKeyId: auth.apiKeyId,
+    key: lookup.key,
+    maxAgeMs: lookup.maxAgeMs,
+    mode: request.mode,
+    url: request.url,
+    request: payload,
+  });
+  if (!hit) return null;
+  if (async) return queuedAnswer(runId, 'cached');
+  return { status: 200, body: runBody(hit.run, hit.balance) };
+}
+
 async function finishedAnswer(deps: AppDeps, auth: AuthContext, run: FinishedRun, remaining?: number): Promise<ScrapeRunAnswer> {
-  if (run.status === 'succeeded') return { status: 200, body: runBody(run, remaining ?? (await getBalance(deps.sql, auth.userId))) };
+  if (run.status === 'succeeded' || run.status === 'cached') return { status: 200, body: runBody(run, remaining ?? (await getBalance(deps.sql, auth.userId))) };
   return failedRunBody(run);
 }
 

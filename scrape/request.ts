@@ -25,6 +25,7 @@ import { jsonSchemaProblem } from './llm/json-schema';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
 import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
 import { attemptTimeoutMs } from './attempt-budget';
+import { MAX_CACHE_AGE_MS } from './cache-key';
 
 export const MAX_SELECTORS = 50;
 /** What `mode` accepts: an engine, or `auto` (docs/scraping.md "Escalation"). */
@@ -201,6 +202,10 @@ export const scrapeRequestSchema = z.strictObject({
   mobile: z.boolean().optional(),
   // Both modes: accept an invalid or self-signed certificate (docs/scraping.md "http mode"). Absent means false.
   skip_tls_verification: z.boolean().optional(),
+  // The results cache (docs/scraping.md "Results cache"): answer from the account's identical run that succeeded within max_age ms.
+  max_age: z.int({ error: integerError }).min(0).max(MAX_CACHE_AGE_MS).optional(),
+  // Absent means true: a success of a cacheable request may answer later ones.
+  store_in_cache: z.boolean().optional(),
 })
   // Reported beside the shape's problems (`when`), so a client sees every broken rule at once.
   .superRefine((request, ctx) => {

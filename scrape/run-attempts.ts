@@ -118,18 +118,19 @@ export function runAttemptStatements(sql: RunSql) {
      * succeeded unpaid nor paid unsucceeded, whatever kills what when. `charged: false` with
      * `live: true`: the balance was short (the caller reads why with debitCredit's rules).
      */
-    async succeedCharged(runId: string, result: StoredResult, elapsedMs: number, debit: DebitInput, servedBy: ScrapeMode): Promise<{ live: boolean; charged: boolean; balanceAfter: number | null }> {
+    async succeedCharged(runId: string, result: StoredResult, elapsedMs: number, debit: DebitInput, servedBy: ScrapeMode, cacheKey: string | null = null): Promise<{ live: boolean; charged: boolean; balanceAfter: number | null }> {
       const debitPart = debitCtes(debit, 6, 'EXISTS (SELECT 1 FROM live)');
+      const cacheKeyParam = 6 + debitPart.values.length;
       try {
         const [row] = await sql.query<{ live: boolean; charged: boolean; balanceAfter: number | null }>(
           `WITH live AS (
              SELECT id FROM scrape_run WHERE id = $1 AND status IN ${LIVE} FOR UPDATE
            ), ${debitPart.text}, done AS (
-             UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now(), mode = $5, cost = $6::int
+             UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now(), mode = $5, cost = $6::int, "cacheKey" = $${cacheKeyParam}
              WHERE id = $1 AND EXISTS (SELECT 1 FROM live) AND EXISTS (SELECT 1 FROM ledger) RETURNING id
            )
            SELECT EXISTS (SELECT 1 FROM live) AS live, EXISTS (SELECT 1 FROM done) AS charged, (SELECT "balanceAfter" FROM ledger) AS "balanceAfter"`,
-          [runId, jsonbText(result), result.status, elapsedMs, servedBy, ...debitPart.values],
+          [runId, jsonbText(result), result.status, elapsedMs, servedBy, ...debitPart.values, cacheKey],
         );
         return row!;
       } catch (error) {
@@ -167,23 +168,27 @@ export function runAttemptStatements(sql: RunSql) {
       }
     },
 
-    /** Records a success with its result; false when the run had already finished. */
-    async succeed(runId: string, result: StoredResult, elapsedMs: number): Promise<boolean> {
+    /**
+     * Records a success with its result; false when the run had already finished. `cacheKey`
+     * (scrape/cache-key.ts): the result may answer later identical requests (the results cache).
+     */
+    async succeed(runId: string, result: StoredResult, elapsedMs: number, cacheKey: string | null = null): Promise<boolean> {
       const rows = await sql.query(
-        `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now()
+        `UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now(), "cacheKey" = $5
          WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
-        [runId, jsonbText(result), result.status, elapsedMs],
+        [runId, jsonbText(result), result.status, elapsedMs, cacheKey],
       );
       return rows.length > 0;
     },
 
     /** Stores a result without finishing the run (pre-patch flow histories finish it with markSucceeded). */
-    async saveResult(runId: string, result: StoredResult, elapsedMs: number): Promise<void> {
-      await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4 WHERE id = $1 AND status IN ${LIVE}`, [
+    async saveResult(runId: string, result: StoredResult, elapsedMs: number, cacheKey: string | null = null): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "cacheKey" = $5 WHERE id = $1 AND status IN ${LIVE}`, [
         runId,
         jsonbText(result),
         result.status,
         elapsedMs,
+        cacheKey,
       ]);
     },
 

@@ -5,8 +5,8 @@
 import type { SqlPool } from '../platform/sql';
 import type { ErrorCode } from '../platform/errors';
 
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'cached' | 'failed' | 'cancelled';
+export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'cached', 'failed', 'cancelled'];
 
 /** What the API answers from: the row's columns a run body and an error body read. */
 export interface FinishedRun {
@@ -21,6 +21,8 @@ export interface FinishedRun {
   error: unknown;
   httpStatus: number | null;
   elapsedMs: number | null;
+  /** A `cached` run (the results cache): when the run whose result it answered with finished. */
+  cachedAt?: Date | null;
 }
 
 export interface NewRun {
@@ -72,4 +74,4 @@ export type RunSql = Pick<SqlPool, '$queryRaw' | 'query' | 'transaction'>;
 
 /** The statuses a transition may leave: every write of an outcome is guarded by it. */
 export const LIVE = `('queued', 'running')`;
-export const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs"`;
+export const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs", "cachedAt"`;

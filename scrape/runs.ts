@@ -6,7 +6,7 @@
  * an API process learns of a run finished elsewhere.
  *
  * Every write of `scrape_run` is here: this file (recording, reads), run-attempts.ts (attempts,
- * outcomes), run-cancel.ts (cancellation, refund); a crawl's claimed pages and a flow's scrapes
+ * outcomes), run-cancel.ts (cancellation, refund), results-cache.ts (runs answered from the cache); a crawl's claimed pages and a flow's scrapes
  * are recorded through it too (`recordClaimedPageRuns`, `insertFlowRun`).
  *
  * Plain SQL (platform/sql.ts): these statements are the hot path of every scrape.
@@ -14,6 +14,7 @@
 import { jsonbText } from '../platform/sql';
 import { runAttemptStatements } from './run-attempts';
 import { runCancelStatements } from './run-cancel';
+import { createResultsCache } from './results-cache';
 import { FINISHED_COLUMNS, type FinishedRun, LIVE, type NewFlowRun, type NewRun, type PageRunTemplate, type RunFailure, type RunSql, TERMINAL_STATUSES } from './run-rows';
 
 export { TERMINAL_STATUSES } from './run-rows';
@@ -109,6 +110,8 @@ export function createScrapeRunStore(sql: RunSql) {
     },
 
     ...runAttemptStatements(sql),
+    // The results cache's writes (a hit recorded as a `cached` run): results-cache.ts.
+    ...createResultsCache(sql),
     ...runCancelStatements(sql, byId),
     byId,
 

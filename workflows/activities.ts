@@ -8,6 +8,7 @@ import type { CreditChange, DebitInput, RefundInput } from '../accounts/credit';
 import type { ScrapeRequestPayload } from '../scrape/request';
 import type { ScrapeMode } from '../scrape/engines';
 import type { ProxyTier } from '../scrape/proxy-tiers';
+import type { CacheableRequest } from '../scrape/cache-key';
 import type { WebhookEventSource } from '../webhooks/types';
 import type { ErrorCode } from '../platform/errors';
 import type {
@@ -147,6 +148,7 @@ export interface Activities {
   claimCrawlFrontier(input: { crawlId: string; runIds: string[]; avoid: string[] }): Promise<CrawlFrontierClaim>;
   recheckCrawlRobots(input: { crawlId: string; origins: string[] }): Promise<void>;
   settleCrawlPage(input: { crawlId: string; runId: string; outcome: CrawlPageOutcome; events: boolean }): Promise<WebhookEventSource | null>;
+  answerCrawlPageFromCache(input: { runId: string; userId: string; request: CacheableRequest }): Promise<{ httpStatus: number } | null>;
   requeueCrawlPage(input: { runId: string }): Promise<void>;
   closeCrawl(input: { crawlId: string; exhausted: boolean; events: boolean }): Promise<{ status: CrawlEndStatus; event: WebhookEventSource | null }>;
   cancelCrawl(input: { crawlId: string; runIds: string[] }): Promise<void>;

@@ -66,6 +66,9 @@ const robotsRecheck = proxyActivities<Activities>({ startToCloseTimeout: '1 minu
  */
 export const CRAWL_FREE_SLOTS_PATCH = 'crawl-free-slots-v1';
 
+/** From this patch on, a page of a job with `max_age` may be answered from the results cache (docs/crawl.md). */
+export const CRAWL_RESULTS_CACHE_PATCH = 'crawl-results-cache-v1';
+
 interface HostSlot {
   busy: boolean;
   /** Pages waiting for the origin, first come first served. */
@@ -89,6 +92,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const { emit, emitted } = eventsBeside();
 
   async function runPage(page: CrawlPageClaim): Promise<void> {
+    const cached = await pageFromCache(plan, page);
+    if (cached) return emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome: { status: 'succeeded', ...cached }, events: plan.events }));
     let outcome: CrawlPageOutcome;
     await turns.acquire(page);
     try {
@@ -304,6 +309,16 @@ function hostTurns(readyAt: Record<string, number>) {
 }
 
 /** The job's start (marked running, seeded on the first execution); cancelled before it began, it is recorded cancelled all the same. */
+/**
+ * A page whose identical request the account scraped within `max_age` is taken from the results
+ * cache: not fetched (no politeness turn), not charged. Null: scrape it. Histories of jobs
+ * without max_age (all those before the cache existed) never reach the patch.
+ */
+async function pageFromCache(plan: CrawlPlan, page: CrawlPageClaim): Promise<{ httpStatus: number } | null> {
+  if ((plan.scrape.max_age ?? 0) <= 0 || !patched(CRAWL_RESULTS_CACHE_PATCH)) return null;
+  return bookkeeping.answerCrawlPageFromCache({ runId: page.runId, userId: plan.userId, request: { ...plan.scrape, url: page.url } });
+}
+
 async function openCrawl(input: CrawlWorkflowInput): Promise<CrawlPlan> {
   const { crawlId } = input;
   try {

@@ -23,7 +23,7 @@ export interface CrawlActivityDeps {
   proxies?: ProxyRotation;
   proxySticky?: boolean;
   /** The scrape_run row's owner: a cancelled crawl's unfinished runs are closed through it. */
-  runs: Pick<ScrapeRunStore, 'cancelUnfinished'>;
+  runs: Pick<ScrapeRunStore, 'cancelUnfinished' | 'answerQueuedRun'>;
   /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS (defaults: 30 s, 30 min). */
   crawlRobots?: { retryMs: number; giveUpMs: number };
 }

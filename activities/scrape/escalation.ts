@@ -85,10 +85,10 @@ export async function assertCanPay(deps: ScrapeActivityDeps, step: ScrapeStep): 
  * succeedCharged). Returns the balance after the debit, or null when the run had finished
  * (nothing charged, nothing recorded). A short balance fails INSUFFICIENT_CREDIT, final.
  */
-export async function succeedCharged(deps: ScrapeActivityDeps, input: ScrapeActivityInput, stored: StoredResult, elapsedMs: number): Promise<{ balanceAfter: number } | null> {
+export async function succeedCharged(deps: ScrapeActivityDeps, input: ScrapeActivityInput, stored: StoredResult, elapsedMs: number, cacheKey: string | null = null): Promise<{ balanceAfter: number } | null> {
   const step = input.step!;
   const debit: DebitInput = { ...step.charge, idempotencyKey: scrapeCreditKeys.debit(input.runId), runId: input.runId, mode: input.request.mode };
-  const outcome = await deps.runs.succeedCharged(input.runId, stored, elapsedMs, debit, input.request.mode);
+  const outcome = await deps.runs.succeedCharged(input.runId, stored, elapsedMs, debit, input.request.mode, cacheKey);
   if (outcome.charged) {
     deps.metrics.creditsDebited.inc({ mode: input.request.mode }, step.charge.amount);
     return { balanceAfter: outcome.balanceAfter! };

@@ -24,6 +24,7 @@ import { blockedByOf, blockedMessage } from '../../scrape/blocks';
 import { type TierRotations, createTierRotations } from '../../scrape/proxies';
 import { type ProxyTier, escalationReasonOf } from '../../scrape/proxy-tiers';
 import { assertCanPay, attemptTier, countAttempt, escalationEntry, escalationFailure, succeedCharged, tierProxy } from './escalation';
+import { storedCacheKey } from '../../scrape/cache-key';
 import type { Engine } from '../../scrape/request';
 import { schemaJsonFormat, summaryFormat } from '../../scrape/types';
 import { type LlmSettings, runModelFormats } from '../../scrape/llm/model-formats';
@@ -244,11 +245,13 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     // The session is written back only when the scrape succeeds (its result is about to be recorded).
     if (session) await untilDatabaseAnswers(() => session.save(), signal);
     const stored = await untilDatabaseAnswers(() => storedResult(deps, runId, result, request.formats), signal);
+    // The results cache keeps a page the target served (not its 4xx/5xx) of a cacheable request.
+    const cacheKey = result.status < 400 ? storedCacheKey(request) : null;
     if (input.step) {
       // An `auto` run: its one debit, at the served step's price, with the record of its success.
       countAttempt(deps, input, tier, { code: 'succeeded' });
       await untilDatabaseAnswers(() => deps.runs.recordEscalationStep(runId, escalationEntry(input, attemptNumber, tier, { code: 'succeeded' })), signal);
-      const charged = await untilDatabaseAnswers(() => succeedCharged(deps, input, stored, result.elapsed_ms), signal);
+      const charged = await untilDatabaseAnswers(() => succeedCharged(deps, input, stored, result.elapsed_ms, cacheKey), signal);
       if (charged) {
         deps.runEvents?.finished(
           { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attemptNumber, cost: input.step.charge.amount, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
@@ -256,14 +259,14 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
         );
       }
     } else if (input.finishOnSuccess) {
-      if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms), signal)) {
+      if (await untilDatabaseAnswers(() => deps.runs.succeed(runId, stored, result.elapsed_ms, cacheKey), signal)) {
         deps.runEvents?.finished(
           { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attempt, cost: input.debit?.amount ?? 0, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
           debited?.balanceAfter,
         );
       }
     } else {
-      await untilDatabaseAnswers(() => deps.runs.saveResult(runId, stored, result.elapsed_ms), signal);
+      await untilDatabaseAnswers(() => deps.runs.saveResult(runId, stored, result.elapsed_ms, cacheKey), signal);
     }
     deps.metrics.scrapeDuration.observe({ mode: request.mode, outcome: 'succeeded' }, seconds());
     deps.metrics.scrapeOutcomes.inc({ mode: request.mode, outcome: 'succeeded' });

@@ -16,6 +16,8 @@ export interface ScrapedPage {
   final_url: string;
   status: number | null;
   cost: number;
+  /** The results cache's state (api/scrape-run.ts `runBody`). */
+  cache?: { state: 'hit' | 'miss'; cached_at?: string };
   markdown?: string;
   html?: string;
   rawHtml?: string;
@@ -117,8 +119,9 @@ function metadataOf(page: ScrapedPage): FirecrawlMetadata {
     creditsUsed: page.cost,
     // Our outbound proxies are plain forwarding proxies: the SDK's "basic".
     proxyUsed: 'basic',
-    // Every scrape fetches the page (no cache is read).
-    cacheState: 'miss',
+    // The results cache (docs/scraping.md "Results cache"): `hit` with when the answering run finished.
+    cacheState: page.cache?.state === 'hit' ? 'hit' : 'miss',
+    ...(page.cache?.cached_at ? { cachedAt: page.cache.cached_at } : {}),
   };
 }
 

@@ -42,7 +42,7 @@ async function cancelLateRun(deps: AppDeps, kind: 'scrape' | 'map', runId: strin
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
     const ended = await deps.db.scrapeRun.findUniqueOrThrow({ where: { id: runId } });
-    if (ended.status === 'succeeded' || ended.status === 'failed') return ended;
+    if (ended.status === 'succeeded' || ended.status === 'cached' || ended.status === 'failed') return ended;
   }
   throw timedOut(kind, timeoutMs, runId);
 }
@@ -62,7 +62,7 @@ export async function runFirecrawlScrape(deps: AppDeps, auth: AuthContext, mappe
   } catch (error) {
     if (!isTimeout(error)) throw error;
     const ended = await cancelLateRun(deps, 'scrape', error.extra.id as string, timeoutMs);
-    answer = ended.status === 'succeeded' ? { status: 200, body: runBody(ended, await getBalance(deps.sql, auth.userId)) } : failedRunBody(ended);
+    answer = ended.status === 'succeeded' || ended.status === 'cached' ? { status: 200, body: runBody(ended, await getBalance(deps.sql, auth.userId)) } : failedRunBody(ended);
   }
   if (answer.status !== 200) return { ok: false, status: answer.status, body: answer.body as Record<string, unknown> };
   const body = answer.body as ReturnType<typeof runBody>;

@@ -27,6 +27,7 @@ export const firecrawlMetadataSchema = z
     creditsUsed: z.number(),
     proxyUsed: z.enum(['basic', 'stealth']),
     cacheState: z.enum(['hit', 'miss']),
+    cachedAt: z.string().optional().meta({ description: 'A cache hit: when the page was fetched (ISO 8601)' }),
   })
   .meta({ id: 'FirecrawlMetadata', description: 'Plus every og:* and twitter:* meta tag under its own name (and og ones camel-cased: ogTitle)' });
 

@@ -30,6 +30,7 @@ import { MAX_DOCUMENT_PAGES, MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequ
 import type { FormatEntry } from '../../scrape/types';
 import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
 import { scrapeSessionSchema } from '../../scrape/cookies';
+import { MAX_CACHE_AGE_MS } from '../../scrape/cache-key';
 
 /** The Firecrawl formats we produce, and the field each fills in the document (v1's `extract` is `json` under v1's name). */
 export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'json', 'extract', 'summary', 'changeTracking'] as const;
@@ -70,8 +71,8 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   removeBase64Images: z.boolean().optional(),
   fastMode: z.boolean().optional(),
   blockAds: z.boolean().optional(),
-  storeInCache: z.boolean().optional(),
-  maxAge: z.number().optional(),
+  storeInCache: z.boolean().optional().meta({ description: 'false: this result never answers a later request from the results cache' }),
+  maxAge: z.number().optional().meta({ description: 'ms: answer from the account\'s identical request that succeeded within it (the results cache; a hit costs nothing); absent or 0 fetches' }),
   minAge: z.number().optional(),
   parsers: z
     .array(z.union([z.string(), z.looseObject({ type: z.string(), maxPages: z.int().positive().optional() })], { error: 'must be parser names or {type, maxPages?}' }))
@@ -163,6 +164,15 @@ function actionsOf(options: FirecrawlScrapeOptions): { actions?: unknown[] } {
 }
 
 /**
+ * The results cache (docs/scraping.md "Results cache"): `maxAge` (ms, at most a year; absent or
+ * 0: fetch) is our `max_age`, `storeInCache: false` our `store_in_cache: false`.
+ */
+function cacheOptions(options: FirecrawlScrapeOptions): { max_age?: number; store_in_cache?: boolean } {
+  const maxAge = options.maxAge !== undefined && options.maxAge > 0 ? Math.min(Math.floor(options.maxAge), MAX_CACHE_AGE_MS) : undefined;
+  return { ...(maxAge ? { max_age: maxAge } : {}), ...(options.storeInCache === false ? { store_in_cache: false } : {}) };
+}
+
+/**
  * Firecrawl scrape options (already shape-checked by `firecrawlScrapeOptionsSchema`) and a URL →
  * our validated scrape request. Throws AppError BAD_REQUEST (400) naming the field.
  */
@@ -197,6 +207,7 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
     ...(options.skipTlsVerification === true ? { skip_tls_verification: true } : {}),
     // One attempt may not outlast the answer's deadline.
     ...(timeoutMs !== undefined ? { options: { retry_count: 2, timeout_ms: Math.min(timeoutMs, MAX_TIMEOUT_MS) } } : {}),
+    ...cacheOptions(options),
   });
   return { request, wanted, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
 }

@@ -34,6 +34,8 @@ const priceListSchema = z.object({
   /** A web search (docs/search.md): a fixed price per call; each scraped result its scrape's price. */
   search: z.object({ per_search: z.int(), scraped_result: z.string(), refunds: z.string() }),
   refunds: z.string(),
+  /** The results cache (docs/scraping.md "Results cache"): what a hit costs. */
+  cache: z.object({ hit: z.int(), rule: z.string() }),
 });
 
 export function priceList(): z.infer<typeof priceListSchema> {
@@ -65,6 +67,10 @@ export function priceList(): z.infer<typeof priceListSchema> {
       refunds: 'a search whose backend fails (SEARCH_UNAVAILABLE) is refunded in full; a refused search (SEARCH_NOT_CONFIGURED, a bad request, 402, 429) charges nothing; a result whose scrape fails is refunded as any page',
     },
     refunds: 'a scrape whose every attempt failed is refunded in full; a 402 or 429 answer charges nothing',
+    cache: {
+      hit: 0,
+      rule: 'a scrape, crawl page or batch page answered from the results cache (max_age, Firecrawl maxAge) costs nothing: the account already paid for the page; it is recorded as a run with status cached',
+    },
   };
 }
 

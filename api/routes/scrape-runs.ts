@@ -76,7 +76,7 @@ const runSummarySchema = z
     flowRunId: z.string().nullable(),
     mode: z.string(),
     url: z.string(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    status: z.enum(['queued', 'running', 'succeeded', 'cached', 'failed', 'cancelled']).meta({ description: '`cached`: answered from the results cache, cost 0' }),
     attempts: z.int(),
     cost: z.int().meta({ description: 'Credits debited when the run was accepted' }),
     refunded: z.boolean().meta({ description: 'The cost went back to the balance (a failure that was not the target\'s answer)' }),

@@ -140,7 +140,8 @@ async function runStatusBody(deps: AppDeps, run: RunRow, userId: string) {
     // Attempts that went through an outbound proxy (docs/scraping.md "Proxies"); absent otherwise.
     ...(Array.isArray(run.proxyAttempts) ? { proxy_attempts: run.proxyAttempts } : {}),
   };
-  if (run.status === 'succeeded') return { ...base, result: runBody(run, await getBalance(deps.sql, userId)) };
+  // A run answered from the results cache shows its result as a succeeded one does.
+  if (run.status === 'succeeded' || run.status === 'cached') return { ...base, result: runBody(run, await getBalance(deps.sql, userId)) };
   if (run.status === 'failed') return { ...base, error: failedRunBody(run).body };
   // Cancelled: `error.refunded` says whether its debit went back (a standalone run's, always when
   // it was debited; a flow run's scrape keeps what it spent).

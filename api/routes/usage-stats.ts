@@ -14,7 +14,7 @@ export interface Usage {
   /** creditsDebited − creditsRefunded. */
   creditsSpent: number;
   byMode: Record<string, { requests: number; creditsSpent: number }>;
-  /** Runs per status: queued, running, succeeded, failed, cancelled. */
+  /** Runs per status: queued, running, succeeded, cached (answered from the results cache), failed, cancelled. */
   byOutcome: Record<string, number>;
 }
 

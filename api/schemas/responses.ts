@@ -33,17 +33,21 @@ export const runResultSchema = z
     elapsed_ms: z.int().nullable(),
     attempts: z.int(),
     ...scrapeOutputSchema.shape,
+    cache: z
+      .object({ state: z.enum(['hit', 'miss']), cached_at: z.iso.datetime().optional().meta({ description: 'A hit: when the run that answered it finished' }) })
+      .optional()
+      .meta({ description: 'The results cache (docs/scraping.md "Results cache"): `hit` (cost 0), or `miss` when the request allowed a cached answer (`max_age` > 0) and the page was fetched' }),
     credits: z.object({ cost: z.int(), remaining: z.int() }),
   })
   .meta({ id: 'ScrapeResult' });
 
 /** `queued` when accepted; an Idempotency-Key repeat shows the run's status at that moment. */
-export const queuedRunSchema = z.object({ id: z.string(), status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']), links: linksSchema }).meta({ id: 'QueuedRun' });
+export const queuedRunSchema = z.object({ id: z.string(), status: z.enum(['queued', 'running', 'succeeded', 'cached', 'failed', 'cancelled']), links: linksSchema }).meta({ id: 'QueuedRun' });
 
 export const runStatusSchema = z
   .looseObject({
     id: z.string(),
-    status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    status: z.enum(['queued', 'running', 'succeeded', 'cached', 'failed', 'cancelled']).meta({ description: '`cached`: answered from the results cache (docs/scraping.md "Results cache"), with its result as a succeeded run, cost 0' }),
     createdAt: time,
     finishedAt: nullableTime,
     links: linksSchema,

@@ -31,6 +31,7 @@ interface Series {
 
 const OUTCOMES: Series[] = [
   { name: 'succeeded', color: '#2f855a', value: (d) => d.byOutcome.succeeded ?? 0 },
+  { name: 'cached', color: '#319795', value: (d) => d.byOutcome.cached ?? 0 },
   { name: 'failed', color: '#c53030', value: (d) => d.byOutcome.failed ?? 0 },
   { name: 'cancelled', color: '#718096', value: (d) => d.byOutcome.cancelled ?? 0 },
   { name: 'in progress', color: '#3182ce', value: (d) => (d.byOutcome.queued ?? 0) + (d.byOutcome.running ?? 0) },
