@@ -24,6 +24,7 @@ import { jsonSchemaProblem } from './llm/json-schema';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
 import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
 import { attemptTimeoutMs } from './attempt-budget';
+import type { ScrapeRequestKey } from './request-keys';
 
 export const MAX_SELECTORS = 50;
 export const MAX_TIMEOUT_MS = 50_000;
@@ -193,6 +194,12 @@ export const scrapeRequestSchema = z.strictObject({
   .superRefine((request, ctx) => {
     for (const problem of crossFieldProblems(request)) ctx.addIssue({ code: 'custom', ...problem });
   }, { when: () => true });
+
+// The pure list of field names (scrape/request-keys.ts, read inside Temporal's sandbox) must name
+// exactly the schema's keys: a field added to one and not the other fails to compile here.
+type SchemaKey = keyof typeof scrapeRequestSchema.shape;
+const schemaKeysListed: [SchemaKey] extends [ScrapeRequestKey] ? ([ScrapeRequestKey] extends [SchemaKey] ? true : 'SCRAPE_REQUEST_KEYS names a field the schema lacks') : 'the schema has a field SCRAPE_REQUEST_KEYS (scrape/request-keys.ts) lacks' = true;
+void schemaKeysListed;
 
 /** A validated request, normalised: selectors are always objects, defaults applied. */
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
