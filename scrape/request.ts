@@ -26,6 +26,7 @@ import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSp
 import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
 import { attemptTimeoutMs } from './attempt-budget';
 import { MAX_CACHE_AGE_MS } from './cache-key';
+import type { ScrapeRequestKey } from './request-keys';
 
 export const MAX_SELECTORS = 50;
 /** What `mode` accepts: an engine, or `auto` (docs/scraping.md "Escalation"). */
@@ -220,6 +221,14 @@ type ParsedScrapeRequest = z.output<typeof scrapeRequestSchema>;
  * (resolved once by parseScrapeRequest, so every reader of `mode` sees an engine).
  */
 export type ScrapeRequest = Omit<ParsedScrapeRequest, 'mode'> & { mode: ScrapeMode; escalate?: true };
+// The pure list of field names (scrape/request-keys.ts, read inside Temporal's sandbox) must name
+// exactly the schema's keys: a field added to one and not the other fails to compile here.
+type SchemaKey = keyof typeof scrapeRequestSchema.shape;
+const schemaKeysListed: [SchemaKey] extends [ScrapeRequestKey] ? ([ScrapeRequestKey] extends [SchemaKey] ? true : 'SCRAPE_REQUEST_KEYS names a field the schema lacks') : 'the schema has a field SCRAPE_REQUEST_KEYS (scrape/request-keys.ts) lacks' = true;
+void schemaKeysListed;
+
+/** A validated request, normalised: selectors are always objects, defaults applied. */
+export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
 /** A validated scrape request as workflows carry it (the API's, without `async`). */
 export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 /** What a client may send. */

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { flowRunCreditsByNode } from '../accounts/credit';
 import type { Database } from '../platform/db';
-import { firecrawlEventOf } from './firecrawl';
+import { type FirecrawlPageDocument, firecrawlEventOf } from './firecrawl';
 import { type WebhookSpec, wantsEvent } from './spec';
 import type { WebhookEventSource } from './types';
 
@@ -83,11 +83,15 @@ async function eventOf(db: Database, source: WebhookEventSource): Promise<NewEve
   return { userId: source.userId, type: source.type, subject: source.subject, data: source.data, webhook: source.webhook };
 }
 
+/** Without the compatible routes' mapper a page event carries only the page's URL and status. */
+const noPageDocument: FirecrawlPageDocument = () => Promise.resolve(null);
+
 /**
- * Records the events of `sources` and their deliveries; answers the ids of the deliveries to
+ * Records the events of `sources` and their deliveries (a Firecrawl-compatible job's page event
+ * with the document `firecrawlPageDocument` makes); answers the ids of the deliveries to
  * start (those of an earlier call too: starting one twice is refused by its workflow id).
  */
-export async function emitEvents(db: Database, sources: readonly WebhookEventSource[]): Promise<string[]> {
+export async function emitEvents(db: Database, sources: readonly WebhookEventSource[], firecrawlPageDocument: FirecrawlPageDocument = noPageDocument): Promise<string[]> {
   const deliveryIds: string[] = [];
   for (const source of sources) {
     const event = await eventOf(db, source);
@@ -96,7 +100,7 @@ export async function emitEvents(db: Database, sources: readonly WebhookEventSou
       wantsEvent(e.events, event.type),
     );
     // A Firecrawl-compatible job's own webhook gets Firecrawl's event instead (webhooks/firecrawl.ts).
-    if (event.webhook?.firecrawl) deliveryIds.push(...(await emitFirecrawlEvent(db, event, event.webhook)));
+    if (event.webhook?.firecrawl) deliveryIds.push(...(await emitFirecrawlEvent(db, event, event.webhook, firecrawlPageDocument)));
     const targets = [
       ...(event.webhook && !event.webhook.firecrawl && wantsEvent(event.webhook.events, event.type) ? [{ key: 'request', endpointId: null, url: event.webhook.url }] : []),
       ...endpoints.map((e) => ({ key: e.id, endpointId: e.id, url: e.url })),
@@ -122,9 +126,9 @@ export async function emitEvents(db: Database, sources: readonly WebhookEventSou
  * and its one delivery, which carries the webhook's own headers; the delivery ids (none when the
  * webhook does not want this event).
  */
-async function emitFirecrawlEvent(db: Database, event: NewEvent, webhook: WebhookSpec): Promise<string[]> {
+async function emitFirecrawlEvent(db: Database, event: NewEvent, webhook: WebhookSpec, pageDocument: FirecrawlPageDocument): Promise<string[]> {
   const target = webhook.firecrawl!;
-  const made = await firecrawlEventOf(db, target, event.type, event.data);
+  const made = await firecrawlEventOf(pageDocument, target, event.type, event.data);
   if (!made) return [];
   const subject = `${event.subject}|firecrawl`;
   const id = newEventId();
@@ -146,7 +150,7 @@ async function emitFirecrawlEvent(db: Database, event: NewEvent, webhook: Webhoo
  * Answers the deliveries to start.
  */
 export async function emitFirecrawlStarted(db: Database, job: { userId: string; id: string; webhook: WebhookSpec }): Promise<string[]> {
-  return emitFirecrawlEvent(db, { userId: job.userId, type: 'crawl.started', subject: `crawl:${job.id}:started`, data: { id: job.id } }, job.webhook);
+  return emitFirecrawlEvent(db, { userId: job.userId, type: 'crawl.started', subject: `crawl:${job.id}:started`, data: { id: job.id } }, job.webhook, noPageDocument);
 }
 
 /** A new delivery of `deliveryId`'s event to the same target (the same event id and body). */

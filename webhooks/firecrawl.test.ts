@@ -4,13 +4,13 @@
  * api/firecrawl/crawl.sdk.test.ts.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../platform/db';
-import { firecrawlEventOf, firecrawlEventType, pageDocument } from './firecrawl';
+import { type FirecrawlPageDocument, firecrawlEventOf, firecrawlEventType } from './firecrawl';
+import { scrapedPageOfRun, toFirecrawlDocument } from '../scrape/firecrawl-document';
 import { firecrawlSignature } from './signing';
 import type { FirecrawlWebhookTarget } from './spec';
 
 const target = (events: string[], kind: FirecrawlWebhookTarget['kind'] = 'crawl'): FirecrawlWebhookTarget => ({ kind, headers: {}, metadata: { order: '42' }, events, wanted: { formats: ['markdown', 'links'] } });
-const noDb = {} as Database;
+const noDb: FirecrawlPageDocument = () => Promise.reject(new Error('no page is read for this event'));
 
 describe('firecrawlEventOf', () => {
   it('names batch events batch_scrape.* and crawl events crawl.*', () => {
@@ -41,29 +41,38 @@ describe('firecrawlEventOf', () => {
   });
 });
 
-describe('pageDocument', () => {
+describe('a page event\'s document (scrape/firecrawl-document.ts, the status routes\' mapper)', () => {
+  const run = {
+    id: 'r1',
+    url: 'http://e.test/a',
+    httpStatus: 200 as number | null,
+    cost: 1,
+    result: {
+      final_url: 'http://e.test/a/',
+      markdown: '# A',
+      html: '<h1>A</h1>',
+      summary: 'about A',
+      links: [{ url: 'http://e.test/b', text: 'b', rel: null }],
+      metadata: { title: 'A', description: null, language: 'en', content_type: 'text/html', 'og:title': 'A!' },
+    },
+  };
+
   it('shows the formats asked for and Firecrawl’s metadata names', () => {
-    const document = pageDocument(
-      {
-        id: 'r1',
-        url: 'http://e.test/a',
-        httpStatus: 200,
-        cost: 1,
-        result: {
-          final_url: 'http://e.test/a/',
-          markdown: '# A',
-          html: '<h1>A</h1>',
-          links: [{ url: 'http://e.test/b', text: 'b', rel: null }],
-          metadata: { title: 'A', description: null, language: 'en', content_type: 'text/html', 'og:title': 'A!' },
-        },
-      },
-      { formats: ['markdown', 'links'] },
-    );
-    expect(document).toEqual({
+    expect(toFirecrawlDocument(scrapedPageOfRun(run), { formats: ['markdown', 'links', 'summary'] })).toEqual({
       markdown: '# A',
       links: ['http://e.test/b'],
-      metadata: { 'og:title': 'A!', title: 'A', language: 'en', sourceURL: 'http://e.test/a', url: 'http://e.test/a/', statusCode: 200, contentType: 'text/html', scrapeId: 'r1', creditsUsed: 1, proxyUsed: 'basic', cacheState: 'miss' },
+      summary: 'about A',
+      metadata: { 'og:title': 'A!', ogTitle: 'A!', title: 'A', language: 'en', sourceURL: 'http://e.test/a', url: 'http://e.test/a/', statusCode: 200, contentType: 'text/html', scrapeId: 'r1', creditsUsed: 1, proxyUsed: 'basic', cacheState: 'miss' },
     });
+  });
+
+  it('an unknown status code is 0, never a made-up 200', () => {
+    expect(toFirecrawlDocument(scrapedPageOfRun({ ...run, httpStatus: null }), { formats: ['markdown'] }).metadata.statusCode).toBe(0);
+  });
+
+  it('the page event carries the mapper\'s document', async () => {
+    const made = await firecrawlEventOf((runId) => Promise.resolve({ metadata: { scrapeId: runId } }), target(['page']), 'crawl.page', { crawl_id: 'j1', status: 'succeeded', run_id: 'r9' });
+    expect(made).toMatchObject({ type: 'crawl.page', body: { success: true, data: [{ metadata: { scrapeId: 'r9' } }] } });
   });
 });
 

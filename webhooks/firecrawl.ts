@@ -14,18 +14,7 @@
  * (`X-Firecrawl-Signature: sha256=<hex HMAC-SHA256 of the raw body>`, the same secret), so a
  * receiver written for Firecrawl verifies it unchanged.
  */
-import type { Database } from '../platform/db';
 import type { FirecrawlWebhookTarget } from './spec';
-
-interface StoredPage {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  final_url?: string;
-  status?: number;
-  links?: Array<{ url: string }>;
-  metadata?: Record<string, unknown> & { title?: string | null; description?: string | null; language?: string | null; content_type?: string | null };
-}
 
 /** `crawl.page` → `page`: the name a webhook's `events` lists. */
 export function firecrawlEventType(kind: FirecrawlWebhookTarget['kind'], event: 'started' | 'page' | 'completed' | 'failed'): string {
@@ -33,37 +22,12 @@ export function firecrawlEventType(kind: FirecrawlWebhookTarget['kind'], event: 
 }
 
 /**
- * A page's document as the event carries it: the formats the job asked for and Firecrawl's
- * metadata names. (The status answers build theirs with the compatible routes' document mapper;
- * webhooks are sent by the worker, which cannot import the API's modules, so this is its reading
- * of the same stored result.)
+ * A succeeded page's document, as the job's status route answers it: the caller (the emitting
+ * activity) hands in the compatible routes' mapper (scrape/firecrawl-document.ts
+ * `firecrawlDocumentOfRun`), which this domain cannot import (the scrape domain imports this one).
+ * Null when the run is not found.
  */
-export function pageDocument(run: { id: string; url: string; httpStatus: number | null; cost: number; result: unknown }, wanted: FirecrawlWebhookTarget['wanted']): Record<string, unknown> {
-  const page = (run.result ?? {}) as StoredPage;
-  const has = (format: string) => wanted.formats.includes(format);
-  const meta = page.metadata ?? {};
-  const tags = Object.fromEntries(Object.entries(meta).filter(([key]) => key.startsWith('og:') || key.startsWith('twitter:')));
-  return {
-    ...(has('markdown') ? { markdown: page.markdown ?? '' } : {}),
-    ...(has('html') ? { html: page.html ?? '' } : {}),
-    ...(has('rawHtml') ? { rawHtml: page.rawHtml ?? '' } : {}),
-    ...(has('links') ? { links: (page.links ?? []).map((link) => link.url) } : {}),
-    metadata: {
-      ...tags,
-      ...(meta.title ? { title: meta.title } : {}),
-      ...(meta.description ? { description: meta.description } : {}),
-      ...(meta.language ? { language: meta.language } : {}),
-      sourceURL: run.url,
-      url: page.final_url ?? run.url,
-      statusCode: run.httpStatus ?? page.status ?? 200,
-      ...(meta.content_type ? { contentType: meta.content_type } : {}),
-      scrapeId: run.id,
-      creditsUsed: run.cost,
-      proxyUsed: 'basic',
-      cacheState: 'miss',
-    },
-  };
-}
+export type FirecrawlPageDocument = (runId: string, wanted: FirecrawlWebhookTarget['wanted']) => Promise<Record<string, unknown> | null>;
 
 export interface FirecrawlEvent {
   type: string;
@@ -74,7 +38,7 @@ export interface FirecrawlEvent {
  * The Firecrawl event for one of our crawl events (`type`, its `data`), or null when the webhook
  * does not want it. The body's `webhookId` is filled in when the event is recorded.
  */
-export async function firecrawlEventOf(db: Database, target: FirecrawlWebhookTarget, type: string, data: Record<string, unknown>): Promise<FirecrawlEvent | null> {
+export async function firecrawlEventOf(pageDocument: FirecrawlPageDocument, target: FirecrawlWebhookTarget, type: string, data: Record<string, unknown>): Promise<FirecrawlEvent | null> {
   const metadata = target.metadata;
   if (type === 'crawl.page') {
     if (!target.events.includes('page')) return null;
@@ -84,8 +48,7 @@ export async function firecrawlEventOf(db: Database, target: FirecrawlWebhookTar
       const error = (data.error ?? {}) as { message?: string };
       return { type: fcType, body: { success: false, type: fcType, id: jobId, data: [], metadata, error: error.message ?? 'the page could not be scraped' } };
     }
-    const run = await db.scrapeRun.findUnique({ where: { id: String(data.run_id) }, select: { id: true, url: true, httpStatus: true, cost: true, result: true } });
-    const document = run ? pageDocument(run, target.wanted) : { metadata: { sourceURL: data.url, url: data.url, statusCode: data.http_status } };
+    const document = (await pageDocument(String(data.run_id), target.wanted)) ?? { metadata: { sourceURL: data.url, url: data.url, statusCode: data.http_status ?? 0 } };
     return { type: fcType, body: { success: true, type: fcType, id: jobId, data: [document], metadata } };
   }
   if (type === 'crawl.completed' || type === 'crawl.failed') {

@@ -10,6 +10,7 @@
  */
 
 import { SCRAPE_MODES } from '../scrape/engines';
+import { SCRAPE_REQUEST_KEYS } from '../scrape/request-keys';
 import type { FlowNodeKind, ResolveScope } from './flow-nodes/kind';
 
 export const MAX_NODES = 100;
@@ -78,13 +79,9 @@ export function isInt(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-// The scrape request's fields a flow node may set; each is checked in full by the API's scrape schema.
-const SCRAPE_KEYS = new Set([
-  'url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'formats',
-  // Cookies and a stored session (docs/scraping.md "Cookies and headers", "Sessions"), browser actions ("Actions"),
-  // documents and block detection.
-  'cookies', 'session', 'actions', 'mobile', 'document', 'block_detection',
-]);
+// The scrape request's fields a flow node may set: all of the schema's (scrape/request-keys.ts, one
+// list with the schema), each checked in full by the API's scrape schema; `async` is refused below.
+const SCRAPE_KEYS: ReadonlySet<string> = new Set(SCRAPE_REQUEST_KEYS);
 
 /**
  * Structural checks of a scrape request inside a flow (placeholders allowed in strings; a URL is

@@ -5,12 +5,10 @@
  * exactly as `POST /v2/scrape` maps and answers one page.
  */
 import { parseBody } from '../../platform/validate';
-import { runBody } from '../scrape-run';
 import type { AppDeps } from '../deps';
 import type { ScrapeOptionsMapper } from './crawl-request';
 import type { DocumentMapper } from './crawl-status';
-import { type ScrapedPage, toFirecrawlDocument } from './document';
-import { documentImages } from './run';
+import { firecrawlDocumentOfRun } from '../../scrape/firecrawl-document';
 import { type WantedFormats, firecrawlScrapeOptionsSchema, toScrapeRequest } from './scrape-options';
 
 /** A stand-in page URL: the options are mapped once for the job; each page puts its own URL in. */
@@ -24,11 +22,7 @@ export function scrapeOptionsMapper(where: string): ScrapeOptionsMapper {
   };
 }
 
+/** The status routes' documents: the same mapper the page webhooks use (scrape/firecrawl-document.ts). */
 export function documentMapper(deps: AppDeps): DocumentMapper {
-  return async (run, wanted) => {
-    const body = runBody(run, 0);
-    const page: ScrapedPage = { ...body, status: body.status, cost: body.credits.cost };
-    const asked = wanted as WantedFormats;
-    return toFirecrawlDocument(page, asked, await documentImages(deps, page, asked)) as unknown as Record<string, unknown>;
-  };
+  return async (run, wanted) => (await firecrawlDocumentOfRun(deps.db, run, wanted as WantedFormats)) as unknown as Record<string, unknown>;
 }

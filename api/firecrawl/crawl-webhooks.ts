@@ -17,7 +17,7 @@ import type { FirecrawlWebhook } from './crawl-request';
 
 /** The native `webhook` of a compatible job. */
 export function firecrawlJobWebhook(webhook: FirecrawlWebhook, kind: FirecrawlWebhookTarget['kind'], wanted: unknown): WebhookSpec {
-  const formats = (wanted as { formats?: unknown } | null)?.formats;
+  const { formats, fullPage, changeTrackingDiff } = (wanted ?? {}) as { formats?: unknown; fullPage?: unknown; changeTrackingDiff?: unknown };
   return {
     url: webhook.url,
     firecrawl: {
@@ -25,7 +25,11 @@ export function firecrawlJobWebhook(webhook: FirecrawlWebhook, kind: FirecrawlWe
       headers: webhook.headers,
       metadata: webhook.metadata,
       events: webhook.events,
-      wanted: { formats: Array.isArray(formats) ? formats.map(String) : ['markdown'] },
+      wanted: {
+        formats: Array.isArray(formats) ? formats.map(String) : ['markdown'],
+        ...(fullPage === true ? { fullPage: true } : {}),
+        ...(changeTrackingDiff === true ? { changeTrackingDiff: true } : {}),
+      },
     },
   };
 }

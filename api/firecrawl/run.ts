@@ -18,7 +18,7 @@ import type { AuthContext } from '../middleware/auth';
 import { cancelScrapeRun } from '../scrape-cancel';
 import { type ScrapeRunAnswer, failedRunBody, runBody, startScrapeRun } from '../scrape-run';
 import { startMap } from '../routes/map';
-import { type DocumentImages, type FirecrawlDocument, type ScrapedPage, toFirecrawlDocument } from './document';
+import { type DocumentImages, type FirecrawlDocument, type ScrapedPage, documentImages as documentImagesOf, toFirecrawlDocument } from '../../scrape/firecrawl-document';
 import type { WantedFormats } from './scrape-options';
 import type { MappedScrape } from './scrape-options';
 import type { AppDeps } from '../deps';
@@ -70,17 +70,9 @@ export async function runFirecrawlScrape(deps: AppDeps, auth: AuthContext, mappe
   return { ok: true, value: toFirecrawlDocument(page, mapped.wanted, await documentImages(deps, page, mapped.wanted)) };
 }
 
-/** The PNGs of a run that its document carries: the screenshot format's when asked, and every `screenshot` action's. */
-export async function documentImages(deps: AppDeps, page: ScrapedPage, wanted: WantedFormats): Promise<DocumentImages> {
-  const images: DocumentImages = {};
-  if (wanted.formats.includes('screenshot')) {
-    images.screenshot = (await deps.db.scrapeScreenshot.findUnique({ where: { runId: page.id }, select: { png: true } }))?.png ?? undefined;
-  }
-  if (page.actions?.screenshots.length) {
-    const shots = await deps.db.scrapeActionScreenshot.findMany({ where: { runId: page.id }, orderBy: { idx: 'asc' }, select: { png: true } });
-    images.actionScreenshots = shots.map((shot) => shot.png);
-  }
-  return images;
+/** The PNGs of a run that its document carries (scrape/firecrawl-document.ts). */
+export function documentImages(deps: AppDeps, page: ScrapedPage, wanted: WantedFormats): Promise<DocumentImages> {
+  return documentImagesOf(deps.db, page, wanted);
 }
 
 /** Runs a map as POST /map does; `timeoutMs` (else SYNC_TIMEOUT_MS) as the scrape's. */
