@@ -18,6 +18,8 @@ import { refusedHeaderReason } from '../headers';
 import { labelDocumentCharsets } from './document-charset';
 import type { DocumentCharsets } from './document-charset';
 import type { EngineRequest } from '../request';
+import { applyIdentity } from './identity';
+import type { ContextIdentity } from './identity';
 
 
 export interface TargetGuardOptions {
@@ -41,6 +43,8 @@ export interface RequestHeaders {
  * screen, pixel ratio, touch, `isMobile`, and its user agent unless the request names one).
  */
 export const MOBILE_DEVICE = devices['Pixel 7'];
+/** Its screen (Playwright's descriptors carry one; their type does not say so). */
+const MOBILE_SCREEN = (MOBILE_DEVICE as typeof MOBILE_DEVICE & { screen?: { width: number; height: number } }).screen;
 
 export function requestHeaders(req: EngineRequest, poolUserAgent: string | undefined): RequestHeaders {
   const extra: Record<string, string> = {};
@@ -161,10 +165,16 @@ export interface ContextSettings {
   labelCharsets?: boolean;
   /** Emulate MOBILE_DEVICE (its user agent unless `userAgent` is the request's own). */
   mobile?: { customUserAgent?: string };
+  /**
+   * What the context presents to sites (identity.ts): its user agent, client hints and screen.
+   * Not applied when the request (or the pool) names its own user agent: that one is sent as is.
+   */
+  identity?: ContextIdentity;
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
 export async function prepareContext(browser: Browser, settings: ContextSettings): Promise<PreparedContext> {
+  const identity = settings.userAgent || settings.mobile?.customUserAgent ? undefined : settings.identity;
   const context = await browser.newContext({
     serviceWorkers: 'block',
     acceptDownloads: false,
@@ -172,13 +182,15 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     ignoreHTTPSErrors: false,
     viewport: { width: 1366, height: 900 },
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
+    ...(identity && !settings.mobile ? { userAgent: identity.userAgent, screen: identity.screen } : {}),
     ...(settings.mobile
       ? {
           viewport: MOBILE_DEVICE.viewport,
           deviceScaleFactor: MOBILE_DEVICE.deviceScaleFactor,
           isMobile: true,
           hasTouch: true,
-          userAgent: settings.mobile.customUserAgent ?? MOBILE_DEVICE.userAgent,
+          ...(MOBILE_SCREEN ? { screen: MOBILE_SCREEN } : {}),
+          userAgent: settings.mobile.customUserAgent ?? identity?.userAgent ?? MOBILE_DEVICE.userAgent,
         }
       : {}),
     extraHTTPHeaders: settings.extraHTTPHeaders ?? {},
@@ -217,6 +229,8 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     });
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
+    // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
+    if (identity) await applyIdentity(cdp, identity);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {
       context,
