@@ -170,6 +170,8 @@ export interface ContextSettings {
    * Not applied when the request (or the pool) names its own user agent: that one is sent as is.
    */
   identity?: ContextIdentity;
+  /** Check page WebSockets against the scrape's guard (blacklist included) in Playwright's route: visible to the page. */
+  routeWebSockets?: boolean;
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
@@ -217,11 +219,19 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
         if (isMainNavigation(request)) rules.guard.refuseMain(refused);
         return route.abort('blockedbyclient').catch(() => undefined);
       }),
-      context.routeWebSocket(/.*/, async (ws) => {
-        const refused = rules ? await rules.guard.verdict(ws.url().replace(/^ws/, 'http')) : true;
-        if (refused) return ws.close({ code: 1008, reason: 'blocked' });
-        ws.connectToServer();
-      }),
+      // Playwright routes WebSockets through functions it exposes in the page (`__pwWebSocketBinding`,
+      // `__playwright__binding__`), which any script can see: only when asked (pool option
+      // `routeWebSocketsInPage`). Otherwise the egress proxy guards WebSockets against private
+      // targets like any connection (docs/scraping.md, "How we look to a site").
+      ...(settings.routeWebSockets
+        ? [
+            context.routeWebSocket(/.*/, async (ws) => {
+              const refused = rules ? await rules.guard.verdict(ws.url().replace(/^ws/, 'http')) : true;
+              if (refused) return ws.close({ code: 1008, reason: 'blocked' });
+              ws.connectToServer();
+            }),
+          ]
+        : []),
     ]);
     // Redirect hops are not routed: check them as they happen (the egress proxy blocks private ones).
     context.on('request', (r) => {

@@ -52,6 +52,7 @@ export function createPoolContexts(
         userAgent: options.userAgent,
         egress: deps.chromium().egressFor(),
         labelCharsets: options.labelCharsets,
+        routeWebSockets: options.routeWebSocketsInPage === true,
         identity: contextIdentity(owner.identity, randomUUID()),
       }),
     onError: (err) => deps.emit({ type: 'prewarm_failed', error: firstLine(err) }),
@@ -67,6 +68,7 @@ export function createPoolContexts(
         extraHTTPHeaders: headers.extra,
         egress: deps.chromium().egressFor(),
         labelCharsets: options.labelCharsets,
+        routeWebSockets: options.routeWebSocketsInPage === true,
         identity: contextIdentity(owner.identity, identitySeed ?? randomUUID(), headers.mobile === true),
         ...(headers.mobile ? { mobile: headers.customUserAgent === undefined ? {} : { customUserAgent: headers.customUserAgent } } : {}),
       });
