@@ -1,7 +1,8 @@
 # One image for the API and the workers (the command picks the role).
 FROM node:20-bookworm-slim
-# Debian's headless Chromium for browser-mode workers (Playwright drives it; it downloads no browser).
-RUN apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell ca-certificates libnss3-tools && rm -rf /var/lib/apt/lists/*
+# Debian's Chromium (full, new headless) for browser-mode workers (Playwright drives it; it downloads no browser);
+# libnss3-tools' certutil gives it NODE_EXTRA_CA_CERTS (scrape/browser/extra-ca.ts).
+RUN apt-get update && apt-get install -y --no-install-recommends chromium ca-certificates libnss3-tools && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
@@ -9,7 +10,7 @@ COPY . .
 # Prisma's CLI wants a schema-engine binary even for `generate`, which needs none (offline builds).
 # The web console (/dashboard) is built into dist/dashboard/ (docs/dashboard.md).
 RUN PRISMA_SCHEMA_ENGINE_BINARY=/usr/local/bin/node npx prisma generate && node scripts/build-dashboard.cjs && npm prune --omit=dev
-ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
+ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium
 USER node
 EXPOSE 3000 9464
 CMD ["node", "--import", "tsx", "api/server.ts"]

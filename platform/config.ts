@@ -68,13 +68,15 @@ export const DEFAULT_PLANS: Plan[] = [
 ];
 
 /**
- * Browser mode's Chromium when CHROMIUM_PATH is unset: Debian's `chromium-headless-shell` (the
- * headless-only build of the same version, which Playwright itself uses for headless launches;
- * a page costs a fraction of the full browser's: docs/scraping.md, "Which Chromium"), else
- * Debian's full `chromium`. The binary, not /usr/bin's wrapper script, which runs it as a child
- * rather than exec-ing it (the pool watches the browser's process).
+ * Browser mode's Chromium when CHROMIUM_PATH is unset: Debian's full `chromium` in new headless
+ * mode (a page sees a desktop Chromium: plugins, `window.chrome`, consistent permissions, which
+ * the headless shell lacks: docs/scraping.md, "How we look to a site"), else Debian's
+ * `chromium-headless-shell` (a page costs about a third of the full browser's CPU, but it is
+ * plainly headless: "Which Chromium"), else /usr/bin/chromium. The binaries, not /usr/bin's
+ * wrapper scripts, which run the browser as a child rather than exec-ing it (the pool watches the
+ * browser's process).
  */
-export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'] as const;
+export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'] as const;
 
 export function defaultChromiumPath(): string {
   return CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate)) ?? CHROMIUM_CANDIDATES[0];

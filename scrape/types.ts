@@ -295,5 +295,10 @@ export interface ScrapeCallOptions {
    * A session's cookies and local storage to start from (docs/scraping.md "Sessions"); `onState`
    * receives the state the scrape ended with, when it gets that far.
    */
-  storage?: { state: StorageState; onState?: (state: StorageState) => void };
+  storage?: {
+    state: StorageState;
+    onState?: (state: StorageState) => void;
+    /** Browser mode: the session's identity (scrape/browser/identity.ts), the same at every scrape of it. */
+    identitySeed?: string;
+  };
 }

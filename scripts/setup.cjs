@@ -5,7 +5,7 @@
  *   1. npm dependencies (npm ci) when node_modules is missing or older than package-lock.json
  *   2. the Prisma client (prisma generate) when missing or older than prisma/schema.prisma
  *   3. Debian packages when missing, if we are root and apt-get exists (SKIP_SYSTEM_PACKAGES=1
- *      turns this off): chromium-headless-shell for browser mode; with --for-tests also prometheus (its
+ *      turns this off): chromium (full, new headless) for browser mode; with --for-tests also prometheus (its
  *      promtool checks the /metrics format) and docker-compose (validates docker-compose.yml,
  *      no engine needed). Without them browser mode answers 503 until
  *      CHROMIUM_PATH points at a Chromium, and the metrics-format test fails saying why.
@@ -89,15 +89,18 @@ function aptInstall(pkg) {
 }
 
 function ensureChromium() {
-  // Browser mode prefers Debian's chromium-headless-shell (platform/config.ts, defaultChromiumPath).
+  // Browser mode prefers Debian's full chromium, new headless (platform/config.ts, defaultChromiumPath).
   if (process.env.CHROMIUM_PATH) {
     if (!fs.existsSync(process.env.CHROMIUM_PATH)) log(`no Chromium at CHROMIUM_PATH=${process.env.CHROMIUM_PATH}: browser mode will answer 503.`);
     return;
   }
-  if (fs.existsSync('/usr/lib/chromium/chromium-headless-shell')) return;
-  if (canInstallSystemPackages() && aptInstall('chromium-headless-shell')) return;
-  if (fs.existsSync('/usr/bin/chromium')) return;
-  log('no Chromium: browser mode will answer 503 until it is installed (apt-get install chromium-headless-shell) or CHROMIUM_PATH is set.');
+  if (fs.existsSync('/usr/lib/chromium/chromium')) return;
+  if (canInstallSystemPackages() && aptInstall('chromium')) return;
+  if (fs.existsSync('/usr/lib/chromium/chromium-headless-shell')) {
+    log('only chromium-headless-shell is installed: browser mode works but looks headless to sites (apt-get install chromium).');
+    return;
+  }
+  log('no Chromium: browser mode will answer 503 until it is installed (apt-get install chromium) or CHROMIUM_PATH is set.');
 }
 
 /** The web console the API serves at /dashboard (docs/dashboard.md); a child process: esbuild's API is asynchronous. */

@@ -30,7 +30,7 @@ export async function openScrapeSession(
   const base = loaded?.state ?? EMPTY_STORAGE_STATE;
   let final: StorageState | undefined;
   return {
-    storage: { state: base, ...(spec.save ? { onState: (state: StorageState) => void (final = state) } : {}) },
+    storage: { state: base, identitySeed: `session:${run.userId}:${spec.name}`, ...(spec.save ? { onState: (state: StorageState) => void (final = state) } : {}) },
     async save() {
       if (spec.save && final) await sessions.saveChanges(run.userId, spec.name, base, final);
     },

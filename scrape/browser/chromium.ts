@@ -5,6 +5,8 @@
 import { chromium } from 'playwright-core';
 import { chromiumTrustEnv } from './extra-ca';
 import type { Browser } from 'playwright-core';
+import { fallbackEngineIdentity, readEngineIdentity } from './identity';
+import type { EngineIdentity } from './identity';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -18,6 +20,8 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // navigator.webdriver false, natively (no getter patched): docs/scraping.md, "How we look to a site".
+  '--disable-blink-features=AutomationControlled',
 ];
 
 export type RecycleReason = 'pages' | 'rss';
@@ -26,6 +30,8 @@ export interface Chromium {
   readonly browser: Browser;
   /** The browser process id (Chromium reports it over CDP), for memory readings; null if unknown. */
   readonly pid: number | null;
+  /** What this Chromium presents to sites, headless marker removed (identity.ts). */
+  readonly identity: EngineIdentity;
   /** Scrapes that have taken a context of this Chromium. */
   pages: number;
   /** Scrapes holding a context of this Chromium now: a retiring Chromium closes when this is 0. */
@@ -71,6 +77,7 @@ export async function launchChromium(settings: LaunchSettings): Promise<Chromium
   return {
     browser,
     pid: await browserPid(browser),
+    identity: await readEngineIdentity(browser).catch(() => fallbackEngineIdentity(browser.version())),
     pages: 0,
     inFlight: 0,
     retiring: false,

@@ -18,6 +18,8 @@ import { refusedHeaderReason } from '../headers';
 import { labelDocumentCharsets } from './document-charset';
 import type { DocumentCharsets } from './document-charset';
 import type { EngineRequest } from '../request';
+import { applyIdentity } from './identity';
+import type { ContextIdentity } from './identity';
 
 
 export interface TargetGuardOptions {
@@ -43,6 +45,8 @@ export interface RequestHeaders {
  * screen, pixel ratio, touch, `isMobile`, and its user agent unless the request names one).
  */
 export const MOBILE_DEVICE = devices['Pixel 7'];
+/** Its screen (Playwright's descriptors carry one; their type does not say so). */
+const MOBILE_SCREEN = (MOBILE_DEVICE as typeof MOBILE_DEVICE & { screen?: { width: number; height: number } }).screen;
 
 export function requestHeaders(req: EngineRequest, poolUserAgent: string | undefined): RequestHeaders {
   const extra: Record<string, string> = {};
@@ -165,10 +169,18 @@ export interface ContextSettings {
   mobile?: { customUserAgent?: string };
   /** Accept invalid and self-signed certificates (the request's `skip_tls_verification`). */
   ignoreHTTPSErrors?: boolean;
+  /**
+   * What the context presents to sites (identity.ts): its user agent, client hints and screen.
+   * Not applied when the request (or the pool) names its own user agent: that one is sent as is.
+   */
+  identity?: ContextIdentity;
+  /** Check page WebSockets against the scrape's guard (blacklist included) in Playwright's route: visible to the page. */
+  routeWebSockets?: boolean;
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
 export async function prepareContext(browser: Browser, settings: ContextSettings): Promise<PreparedContext> {
+  const identity = settings.userAgent || settings.mobile?.customUserAgent ? undefined : settings.identity;
   const context = await browser.newContext({
     serviceWorkers: 'block',
     acceptDownloads: false,
@@ -176,13 +188,15 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     ignoreHTTPSErrors: settings.ignoreHTTPSErrors === true,
     viewport: { width: 1366, height: 900 },
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
+    ...(identity && !settings.mobile ? { userAgent: identity.userAgent, screen: identity.screen } : {}),
     ...(settings.mobile
       ? {
           viewport: MOBILE_DEVICE.viewport,
           deviceScaleFactor: MOBILE_DEVICE.deviceScaleFactor,
           isMobile: true,
           hasTouch: true,
-          userAgent: settings.mobile.customUserAgent ?? MOBILE_DEVICE.userAgent,
+          ...(MOBILE_SCREEN ? { screen: MOBILE_SCREEN } : {}),
+          userAgent: settings.mobile.customUserAgent ?? identity?.userAgent ?? MOBILE_DEVICE.userAgent,
         }
       : {}),
     extraHTTPHeaders: settings.extraHTTPHeaders ?? {},
@@ -209,11 +223,19 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
         if (isMainNavigation(request)) rules.guard.refuseMain(refused);
         return route.abort('blockedbyclient').catch(() => undefined);
       }),
-      context.routeWebSocket(/.*/, async (ws) => {
-        const refused = rules ? await rules.guard.verdict(ws.url().replace(/^ws/, 'http')) : true;
-        if (refused) return ws.close({ code: 1008, reason: 'blocked' });
-        ws.connectToServer();
-      }),
+      // Playwright routes WebSockets through functions it exposes in the page (`__pwWebSocketBinding`,
+      // `__playwright__binding__`), which any script can see: only when asked (pool option
+      // `routeWebSocketsInPage`). Otherwise the egress proxy guards WebSockets against private
+      // targets like any connection (docs/scraping.md, "How we look to a site").
+      ...(settings.routeWebSockets
+        ? [
+            context.routeWebSocket(/.*/, async (ws) => {
+              const refused = rules ? await rules.guard.verdict(ws.url().replace(/^ws/, 'http')) : true;
+              if (refused) return ws.close({ code: 1008, reason: 'blocked' });
+              ws.connectToServer();
+            }),
+          ]
+        : []),
     ]);
     // Redirect hops are not routed: check them as they happen (the egress proxy blocks private ones).
     context.on('request', (r) => {
@@ -221,6 +243,8 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     });
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
+    // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
+    if (identity) await applyIdentity(cdp, identity);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {
       context,

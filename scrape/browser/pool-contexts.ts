@@ -4,9 +4,11 @@
  * spares refilled only while no scrape waits for a slot, and a context closed after its scrape
  * (a Chromium that does not close it in time is wedged and is closed too).
  */
+import { randomUUID } from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
 import type { Chromium } from './chromium';
 import { prepareContext } from './context';
+import { contextIdentity } from './identity';
 import type { PreparedContext, RequestHeaders } from './context';
 import { firstLine } from './pool-errors';
 import type { ChromiumLifecycle } from './pool-chromium';
@@ -21,8 +23,10 @@ export interface PoolContexts {
    * A spare when the request allows it (the first may still be under way), else a new context.
    * The spare is replaced when this scrape is done, not now: preparing one (a renderer process
    * starting, ~100 ms of Chromium's CPU) while this scrape's page loads would slow that page.
+   * `identitySeed`: a stored session's (identity.ts), whose context presents that session's
+   * identity (never a spare's, which has a random one).
    */
-  take(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext>;
+  take(owner: Chromium, headers: RequestHeaders, identitySeed?: string): Promise<PreparedContext>;
   /** Closes a context; if Chromium does not answer within 10 s, it is wedged: close it (relaunched on demand). */
   close(context: BrowserContext): Promise<void>;
   /** Forgets and closes the spares of `c` (it retires or died). */
@@ -43,12 +47,19 @@ export function createPoolContexts(
   let spareMisses = 0;
   const spares = createSpareStore({
     target: Math.max(0, options.spareContexts ?? Math.max(1, options.maxConcurrency ?? 2)),
-    prepare: (owner) => prepareContext(owner.browser, { userAgent: options.userAgent, egress: deps.chromium().egressFor(), labelCharsets: options.labelCharsets }),
+    prepare: (owner) =>
+      prepareContext(owner.browser, {
+        userAgent: options.userAgent,
+        egress: deps.chromium().egressFor(),
+        labelCharsets: options.labelCharsets,
+        routeWebSockets: options.routeWebSocketsInPage === true,
+        identity: contextIdentity(owner.identity, randomUUID()),
+      }),
     onError: (err) => deps.emit({ type: 'prewarm_failed', error: firstLine(err) }),
   });
 
-  async function take(owner: Chromium, headers: RequestHeaders): Promise<PreparedContext> {
-    const spare = headers.customUserAgent === undefined && !headers.mobile && !headers.skipTlsVerification ? spares.take(owner) : null;
+  async function take(owner: Chromium, headers: RequestHeaders, identitySeed?: string): Promise<PreparedContext> {
+    const spare = headers.customUserAgent === undefined && !headers.mobile && !headers.skipTlsVerification && identitySeed === undefined ? spares.take(owner) : null;
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
@@ -57,6 +68,8 @@ export function createPoolContexts(
         extraHTTPHeaders: headers.extra,
         egress: deps.chromium().egressFor(),
         labelCharsets: options.labelCharsets,
+        routeWebSockets: options.routeWebSocketsInPage === true,
+        identity: contextIdentity(owner.identity, identitySeed ?? randomUUID(), headers.mobile === true),
         ...(headers.mobile ? { mobile: headers.customUserAgent === undefined ? {} : { customUserAgent: headers.customUserAgent } } : {}),
         ...(headers.skipTlsVerification ? { ignoreHTTPSErrors: true } : {}),
       });

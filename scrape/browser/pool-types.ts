@@ -47,6 +47,13 @@ export interface BrowserPoolOptions {
    * baseline (bench/browser-charset.ts): Chromium guesses by itself.
    */
   labelCharsets?: boolean;
+  /**
+   * Check each WebSocket a page opens against the scrape's guard (blacklist and private targets)
+   * with Playwright's `routeWebSocket`; default false: it exposes Playwright's functions to the
+   * page (docs/scraping.md, "How we look to a site"). Without it, the egress proxy (on whenever
+   * private targets are refused) still refuses WebSockets to private addresses.
+   */
+  routeWebSocketsInPage?: boolean;
   /** Launch Chromium and pre-warm at creation instead of at the first scrape; default false. */
   launchOnCreate?: boolean;
   /** Lifecycle notifications, e.g. for logs and metrics. */

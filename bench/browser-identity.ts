@@ -1,0 +1,168 @@
+/**
+ * What looking like a person's Chrome costs (docs/scraping.md, "How we look to a site"), engine
+ * only (no API, no Temporal), in one run on the fixture site's /links?n=20 page, four paths:
+ *   shell raw    raw Playwright on Debian's chromium-headless-shell (new context + page + goto('load') + content + close)
+ *   shell pool   our pool on the headless shell, with Playwright's page-visible WebSocket route (as before)
+ *   full raw     raw Playwright on Debian's full chromium, new headless, the same flags as the pool
+ *   full pool    our pool on the full chromium: the default now (identity per context, no WebSocket route)
+ * at most 2 pages at once (the pool's maxConcurrency), callers at concurrency 1 and 8. Pages/s and
+ * CPU per page: this process and its Chromiums (the whole process tree, exited renderers included),
+ * after the pool has refilled its spares. Paths alternate order between the two rounds; the load
+ * average is printed along (the machine is shared).
+ *   node --import tsx bench/browser-identity.ts     (BENCH_SCALE=N scales the page counts)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, createBrowserPool } from '../scrape/browser';
+import type { BrowserPool } from '../scrape/browser';
+import { readProcessTree } from '../scrape/browser/proc';
+import { startFixtureServer } from '../test/fixtures/server';
+import { drive, runBench } from './services';
+
+const SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const FULL = '/usr/lib/chromium/chromium';
+const PAGE_CAP = 2;
+const scale = Number(process.env.BENCH_SCALE ?? '1');
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** CPU ticks of this process and every descendant (live ones, plus the ones that exited and were reaped). */
+async function treeTicks(): Promise<number> {
+  const tree = (await readProcessTree(process.pid))!;
+  return tree.reduce((sum, p) => sum + p.cpuTicks + p.reapedChildTicks, 0);
+}
+
+function fifoCap(size: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+async function poolSettled(pool: BrowserPool): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const s = pool.stats();
+    if (s.spareContexts === PAGE_CAP && s.openContexts === PAGE_CAP && s.retiringBrowsers === 0) return;
+    if (Date.now() > deadline) throw new Error(`pool did not settle: ${JSON.stringify(s)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function checkPage(html: string): void {
+  const links = html.match(/class="link"/g)?.length ?? 0;
+  if (links !== 20) throw new Error(`unexpected page: ${links} links`);
+}
+
+interface Row {
+  round: number;
+  path: string;
+  concurrency: number;
+  latencies: number[];
+  seconds: number;
+  cpuMs: number;
+  load: string;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(SHELL) || !existsSync(FULL)) throw new Error(`needs both ${SHELL} and ${FULL} (apt-get install chromium chromium-headless-shell)`);
+  const fx = await startFixtureServer();
+  const pageUrl = `${fx.url}/links?n=20`;
+  const lines: string[] = [];
+  const log = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
+  log(`Load average at start: ${loadavg()}`);
+
+  const rawPath = (browser: Browser) => {
+    const cap = fifoCap(PAGE_CAP);
+    return () =>
+      cap(async () => {
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          await page.goto(pageUrl, { waitUntil: 'load' });
+          checkPage(await page.content());
+        } finally {
+          await context.close();
+        }
+      });
+  };
+  const shellBrowser = await chromium.launch({ executablePath: SHELL, args: CHROMIUM_ARGS.filter((a) => !a.includes('AutomationControlled')) });
+  const fullBrowser = await chromium.launch({ executablePath: FULL, args: CHROMIUM_ARGS });
+  const shellPool = createBrowserPool({ executablePath: SHELL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, routeWebSocketsInPage: true });
+  const fullPool = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP });
+  const viaPool = (pool: BrowserPool) => async () => checkPage((await pool.scrape({ url: pageUrl }, { timeoutMs: 120_000 })).html!);
+  const paths: Array<{ name: string; call: () => Promise<void>; pool?: BrowserPool }> = [
+    { name: 'shell raw', call: rawPath(shellBrowser) },
+    { name: 'shell pool', call: viaPool(shellPool), pool: shellPool },
+    { name: 'full raw', call: rawPath(fullBrowser) },
+    { name: 'full pool', call: viaPool(fullPool), pool: fullPool },
+  ];
+
+  const rows: Row[] = [];
+  for (const concurrency of [1, 8]) {
+    for (const round of [1, 2]) {
+      for (const p of round === 1 ? paths : [...paths].reverse()) {
+        const total = Math.max(4, Math.round((concurrency === 1 ? 12 : 24) * scale));
+        await drive(4, concurrency, p.call); // warm-up
+        if (p.pool) await poolSettled(p.pool);
+        const cpu0 = await treeTicks();
+        const { latencies, seconds } = await drive(total, concurrency, p.call);
+        if (p.pool) await poolSettled(p.pool);
+        const cpu1 = await treeTicks();
+        rows.push({ round, path: p.name, concurrency, latencies, seconds, cpuMs: ((cpu1 - cpu0) * TICK_MS) / total, load: loadavg() });
+        console.log(`  done: round ${round}, ${p.name}, c=${concurrency} (load ${loadavg()})`);
+      }
+    }
+  }
+  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close()]);
+  await fx.close();
+
+  const fmt = (n: number) => n.toFixed(1);
+  log('');
+  log('| round | path | concurrency | pages | p50 ms | p95 ms | pages/s | CPU ms/page (node + Chromium) | load avg after |');
+  log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of [...rows].sort((a, b) => a.concurrency - b.concurrency || a.path.localeCompare(b.path) || a.round - b.round)) {
+    const sorted = [...r.latencies].sort((a, b) => a - b);
+    log(`| ${r.round} | ${r.path} | ${r.concurrency} | ${r.latencies.length} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${(r.latencies.length / r.seconds).toFixed(2)} | ${fmt(r.cpuMs)} | ${r.load} |`);
+  }
+  log('');
+  log('| concurrency | path | pages/s (both rounds) | CPU ms/page | pages/s vs shell pool (before) | pages/s vs raw Playwright, same Chromium |');
+  log('|---|---|---|---|---|---|');
+  for (const concurrency of [1, 8]) {
+    const summary = (name: string) => {
+      const rs = rows.filter((r) => r.path === name && r.concurrency === concurrency);
+      const pages = rs.reduce((s, r) => s + r.latencies.length, 0);
+      return { rate: pages / rs.reduce((s, r) => s + r.seconds, 0), cpu: rs.reduce((s, r) => s + r.cpuMs * r.latencies.length, 0) / pages };
+    };
+    const before = summary('shell pool');
+    for (const name of ['shell raw', 'shell pool', 'full raw', 'full pool']) {
+      const s = summary(name);
+      const raw = summary(name.startsWith('shell') ? 'shell raw' : 'full raw');
+      log(`| ${concurrency} | ${name} | ${s.rate.toFixed(2)} | ${fmt(s.cpu)} | ${(s.rate / before.rate).toFixed(2)}x | ${(s.rate / raw.rate).toFixed(2)}x |`);
+    }
+  }
+  log('');
+  log(`Load average at end: ${loadavg()}`);
+  mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+  writeFileSync(path.join(__dirname, 'results', 'browser-identity.md'), `${lines.join('\n')}\n`);
+}
+
+runBench(main);
