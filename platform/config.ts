@@ -154,7 +154,7 @@ const configSchema = z.object({
    * Bearer credential of the codec server (POST /temporal-codec/encode and /decode: the Temporal UI's
    * and CLI's decoding). Unset: derived from the auth secret outside production; in production unset = the codec server is off.
    */
-  OPERATOR_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  OPERATOR_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 letters, digits, - or _ (openssl rand -hex 32)').optional(),
   /** Largest stored session (its storage state as JSON, in bytes). */
   SESSION_MAX_BYTES: z.coerce.number({ message: 'must be a whole number of bytes' }).int().min(1024).max(16 * 1024 * 1024).default(512 * 1024),
   /** Sessions one account may keep. */

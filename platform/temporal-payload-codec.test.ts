@@ -36,7 +36,7 @@ describe('EncryptionCodec', () => {
     const withoutOld = new EncryptionCodec(createPayloadKeyring(newKey));
     await expect(withoutOld.decode([underOld!])).rejects.toThrow(createPayloadKeyring(oldKey).current.id);
     const altered = Buffer.from(underOld!.data!);
-    altered[20] ^= 1;
+    altered[20] = altered[20]! ^ 1;
     await expect(new EncryptionCodec(createPayloadKeyring(oldKey)).decode([{ ...underOld!, data: altered }])).rejects.toThrow();
   });
 
