@@ -4,6 +4,7 @@
  */
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
+import { chromiumLaunch } from './launch-environment';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -55,9 +56,13 @@ export interface LaunchSettings {
 
 /** Launches Chromium; rejects with Playwright's error when it cannot. */
 export async function launchChromium(settings: LaunchSettings): Promise<Chromium> {
+  // Its own environment, its sandbox, an unprivileged user when we are root (launch-environment.ts).
+  const launch = chromiumLaunch(settings.executablePath, settings.args);
   const browser = await chromium.launch({
-    executablePath: settings.executablePath,
-    args: settings.args,
+    executablePath: launch.executablePath,
+    args: launch.args,
+    env: launch.env,
+    chromiumSandbox: launch.sandbox,
     timeout: settings.timeoutMs,
     // The worker decides when to stop; Chromium must not die before in-flight scrapes finish.
     handleSIGINT: false,
