@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { testEnv } from '../test/helpers/env';
 import { type Stack, startStack } from '../test/helpers/stack';
+import { testDataConverter } from '../test/helpers/temporal-codec';
 
 describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', () => {
   let stack: Stack;
@@ -74,7 +75,7 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
     if (res.status === 504) {
       const connection = await Connection.connect({ address: testEnv('temporalAddress') });
       try {
-        result = (await new Client({ connection }).workflow.getHandle(body.workflowId).result()) as typeof result;
+        result = (await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(body.workflowId).result()) as typeof result;
       } finally {
         await connection.close();
       }
@@ -91,7 +92,7 @@ describe('API skeleton (real API and worker processes, PostgreSQL, Temporal)', (
 
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       const result: unknown = await client.workflow.getHandle(body.workflowId).result();
       expect(result).toMatchObject({ message: 'slow' });
     } finally {

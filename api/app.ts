@@ -27,6 +27,7 @@ import { userTemplateRouteTable } from './routes/user-templates';
 import { userRouteTable } from './routes/users';
 import { webhookRouteTable } from './routes/webhooks';
 import { whoamiRouteTable } from './routes/whoami';
+import { temporalCodecRouteTable } from './routes/temporal-codec';
 import { jsonBody } from './middleware/json-body';
 import { mcpRouter } from './mcp/router';
 import { sessionRouteTable } from './routes/sessions';
@@ -60,6 +61,8 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};
   const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...pricingRouteTable(), ...dashboardRouteTable()];
+  // The Temporal codec server (operator credential; needs neither PostgreSQL nor Temporal).
+  open.push(...temporalCodecRouteTable(deps));
   // Routes that read the raw request (the auth library, payment webhooks): mounted before the JSON body parser.
   const raw = [...authRouteTable(deps), ...paymentWebhookRouteTable(deps, payments)];
   const json = [

@@ -23,6 +23,7 @@ import { createSqlPool } from '../platform/sql';
 import { createLazyTemporalClient } from '../platform/temporal-client';
 import { loadWorkflowBundle } from '../workers/workflow-bundle';
 import { createHostedSyncActivities, scrapeActivitySettings } from '../workers/deps';
+import { temporalDataConverter } from '../workers/payload-codec';
 import { taskQueues } from '../workflows/definitions';
 import { createApiKeyVerifier } from './api-key-cache';
 import { createApp } from './app';
@@ -68,6 +69,8 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   // Sessions (docs/scraping.md "Sessions"): the routes and this process's scrapes share one store.
   const sessions = sessionStoreFromConfig(sql, config);
   const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, ...scrapeActivitySettings(config), runEvents: waiters, attempts, sessions };
+  // Every payload the client and the in-process worker write is encrypted (workers/payload-codec.ts).
+  const dataConverter = temporalDataConverter(config);
   // The in-process worker of the sync queue: standalone scrapes start eagerly and run here.
   let workflowBundle: ReturnType<typeof loadWorkflowBundle> | undefined;
   const hostWorker = config.API_WORKER
@@ -76,6 +79,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
           connection,
           namespace: config.TEMPORAL_NAMESPACE,
           taskQueue: queues.sync,
+          dataConverter,
           workflowBundle: await (workflowBundle ??= loadWorkflowBundle(config.dataDir)),
           activities: createHostedSyncActivities(config, scrapeDeps),
         })
@@ -86,7 +90,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
     const sdk = await installSdkMetrics();
     metrics.appendSource(() => sdk.text());
   }
-  const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, hostWorker, logger });
+  const temporal = createLazyTemporalClient({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, dataConverter, hostWorker, logger });
   // Connect (and start the in-process worker) now, not on the first request; a failure is retried then.
   void temporal.get().catch(() => undefined);
   const scrapes = createScrapeDispatcher({

@@ -13,6 +13,7 @@ import { temporal as proto } from '@temporalio/proto';
 import { createAccount, setBalance } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
 import { drive, runBench, startBenchServices } from './services';
+import { testDataConverter } from '../test/helpers/temporal-codec';
 
 const total = Number(process.env.TRACE_REQUESTS ?? '40');
 const mode = process.env.TRACE_MODE === 'browser' ? 'browser' : 'http';
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     stack = await startStack({ env: { BROWSER_CONCURRENCY: '2', WORKER_QUEUES: mode } });
     const account = await createAccount(stack.baseUrl);
     await setBalance(stack.databaseUrl, account.userId, 1_000_000);
-    const client = new Client({ connection });
+    const client = new Client({ connection, dataConverter: testDataConverter() });
     const pageUrl = `${fixtures.url}/links?n=20`;
     const body = JSON.stringify({ url: pageUrl, mode, selectors: ['h1', { selector: 'a.link', attribute: 'href', all: true }], options: { retry_count: 0 } });
 

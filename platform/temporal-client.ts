@@ -1,10 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from './logger';
 
 export interface TemporalClientOptions {
   address: string;
   namespace: string;
+  /** How payloads are encoded: the service's encrypting codec (workers/payload-codec.ts). */
+  dataConverter?: DataConverter;
   /**
    * A worker this process hosts on the client's own connection: the server can then hand the
    * first task of a workflow this client starts straight back to it (eager start). Re-created
@@ -49,10 +52,10 @@ export function createLazyTemporalClient(options: TemporalClientOptions) {
     if (options.hostWorker) {
       const connection = await NativeConnection.connect({ address: options.address });
       running = superviseWorker(connection);
-      return { connection, client: new Client({ connection, namespace: options.namespace }) };
+      return { connection, client: new Client({ connection, namespace: options.namespace, dataConverter: options.dataConverter }) };
     }
     const connection = await Connection.connect({ address: options.address, connectTimeout: '5s' });
-    return { connection, client: new Client({ connection, namespace: options.namespace }) };
+    return { connection, client: new Client({ connection, namespace: options.namespace, dataConverter: options.dataConverter }) };
   };
   return {
     async get(): Promise<Client> {

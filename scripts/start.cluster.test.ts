@@ -20,6 +20,7 @@ import { type TestAccount, createAccount, ledgerOf, sql } from '../test/helpers/
 import { type RunningCluster, startCluster } from '../test/helpers/cluster';
 import { type WebhookReceiver, fourNodeFlow, nodeOf, startWebhookReceiver, waitForFlowRun } from '../test/helpers/flows';
 import { type Json, call, testFetch, useOwnConnections } from '../test/helpers/http';
+import { testDataConverter } from '../test/helpers/temporal-codec';
 
 /** How long any one condition may take on a loaded 2-core machine before the test gives up. */
 const PATIENCE_MS = 240_000;
@@ -118,7 +119,7 @@ describe('npm start -- --topology=cluster (issue 14)', () => {
     // The server's SQL visibility answers queries on the registered search attributes.
     const connection = await Connection.connect({ address: c.temporalAddress });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       const runId = answers[0]!.body.id as string;
       const found = await waitFor('a scrape run was not found by ScrapeRunIds', async () => {
         const ids: string[] = [];

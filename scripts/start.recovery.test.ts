@@ -23,6 +23,7 @@ import { type FixtureServer, startFixtureServer } from '../test/fixtures/server'
 import { createAccount, sql } from '../test/helpers/accounts';
 import { testEnv } from '../test/helpers/env';
 import { npmStartEnv, processesMentioning, watchOutput } from '../test/helpers/processes';
+import { testDataConverter } from '../test/helpers/temporal-codec';
 
 const VICTIMS = ['worker', 'api', 'temporal', 'postgres'] as const;
 type Victim = (typeof VICTIMS)[number];
@@ -296,7 +297,7 @@ describe('npm start heals itself (issue 16)', () => {
     // Every run ends: wait until each scrape_run row is terminal, or has no workflow at all
     // (the API died between recording the run and starting it: nothing was debited).
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
-    const temporal = new Client({ connection });
+    const temporal = new Client({ connection, dataConverter: testDataConverter() });
     const neverStarted = new Set<string>();
     try {
       await waitFor('every run ended', async () => {

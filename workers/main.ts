@@ -15,6 +15,7 @@ import { exitWithParent } from '../platform/exit-with-parent';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { taskQueues } from '../workflows/definitions';
 import { createWorkerDeps } from './deps';
+import { temporalDataConverter } from './payload-codec';
 
 export async function runWorkers(config: Config): Promise<void> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -45,6 +46,8 @@ export async function runWorkers(config: Config): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   const workers: Worker[] = [];
+  // Every payload encrypted before it leaves the process (workers/payload-codec.ts).
+  const dataConverter = temporalDataConverter(config);
   // One bundle of the workflow code for every worker, built once per version (workers/workflow-bundle.ts).
   const workflowBundle = await loadWorkflowBundle(config.dataDir);
   const modes = servedModes(config.WORKER_QUEUES);
@@ -53,10 +56,10 @@ export async function runWorkers(config: Config): Promise<void> {
   if (modes.some((mode) => SCRAPE_ENGINES[mode].placement === 'with-workflow')) {
     const activities = createActivities(deps);
     // The main queue: flows, subscriptions, diagnostics, and the activities they call.
-    workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.main, workflowBundle, activities }));
+    workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.main, workflowBundle, activities, dataConverter }));
     // The sync queue: standalone scrapes that no API process could take (an eager start that did not
     // happen, or a batch whose API process died: its workflow task times out and lands here).
-    workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.sync, workflowBundle, activities }));
+    workers.push(await Worker.create({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: queues.sync, workflowBundle, activities, dataConverter }));
   }
   for (const mode of ownQueueModes) {
     workers.push(
@@ -67,6 +70,7 @@ export async function runWorkers(config: Config): Promise<void> {
         // Standalone batches of this mode run here, their pages as local activities
         // (workflows/scrape.workflow.ts); flow nodes' pages come as regular activities.
         workflowBundle,
+        dataConverter,
         activities: createEngineQueueActivities(deps, mode),
         // Pages at once are capped by the engine (the browser pool); more slots would only queue inside it.
         maxConcurrentActivityTaskExecutions: config.BROWSER_CONCURRENCY * 2,

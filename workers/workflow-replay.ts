@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as proto from '@temporalio/proto';
 import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root';
+import type { DataConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 
 type History = proto.temporal.api.history.v1.IHistory;
@@ -114,14 +115,15 @@ export function readHistories(paths: string[]): StoredHistory[] {
 /**
  * Replays every history through the workflow bundle, one after another in one replay worker, and
  * answers one outcome per history (in order). Never throws for a history that fails to replay:
- * the caller names all of them at once.
+ * the caller names all of them at once. `dataConverter`: the workers' (encrypted payloads decode);
+ * histories recorded before the codec replay through it too (a plain payload passes through).
  */
-export async function replayHistories(histories: StoredHistory[], workflowBundle: { code: string }): Promise<ReplayOutcome[]> {
+export async function replayHistories(histories: StoredHistory[], workflowBundle: { code: string }, dataConverter?: DataConverter): Promise<ReplayOutcome[]> {
   const outcomes: ReplayOutcome[] = [];
   // The replayer answers by workflow id, in the order the histories were given.
   const pending = [...histories];
   const results = Worker.runReplayHistories(
-    { workflowBundle, replayName: 'replay-check' },
+    { workflowBundle, replayName: 'replay-check', ...(dataConverter ? { dataConverter } : {}) },
     histories.map((stored) => ({ workflowId: stored.workflowId, history: historyFromJson(stored.history) })),
   );
   for await (const result of results) {

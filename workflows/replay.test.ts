@@ -10,6 +10,7 @@ import { parseConfig } from '../platform/config';
 import { loadWorkflowBundle } from '../workers/workflow-bundle';
 import { readHistories, replayHistories } from '../workers/workflow-replay';
 import { secretsIn } from '../test/replay/history-shape';
+import { testDataConverter } from '../test/helpers/temporal-codec';
 import * as registered from './index';
 
 jest.setTimeout(300_000);
@@ -28,7 +29,8 @@ describe('recorded workflow histories', () => {
   });
 
   it("replay against today's workflow code", async () => {
-    const outcomes = await replayHistories(histories, await loadWorkflowBundle(parseConfig(process.env).dataDir));
+    // Through the workers' codec (the tests' key): encrypted histories decode, older plain ones pass through.
+    const outcomes = await replayHistories(histories, await loadWorkflowBundle(parseConfig(process.env).dataDir), testDataConverter());
     expect(outcomes.map((outcome) => outcome.name)).toEqual(histories.map((stored) => stored.name));
     expect(outcomes.filter((outcome) => outcome.error).map((outcome) => `${outcome.name}: ${outcome.error}`)).toEqual([]);
   });

@@ -18,6 +18,7 @@ import { testEnv } from '../../test/helpers/env';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../../test/helpers/webhook-receiver';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 jest.setTimeout(300_000);
 
@@ -171,7 +172,7 @@ describe('a crawl of the whole site', () => {
     // More pages than one execution takes: it continued as new (history stays bounded).
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       const executions = await waitFor('the executions listed', async () => {
         const found: string[] = [];
         for await (const execution of client.workflow.list({ query: `WorkflowId = "crawl-${body.id}"` })) found.push(execution.runId);
@@ -280,7 +281,7 @@ describe('cancel, credit exhaustion and resume', () => {
     expect(body.completed as number).toBeLessThan(200);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const description = await new Client({ connection }).workflow.getHandle(`crawl-${id}`).describe();
+      const description = await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(`crawl-${id}`).describe();
       expect(description.status.name).toBe('CANCELLED');
     } finally {
       await connection.close();

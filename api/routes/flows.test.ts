@@ -12,6 +12,7 @@ import { type WebhookReceiver, fourNodeFlow, nodeOf, startWebhookReceiver, waitF
 import { type Json, call } from '../../test/helpers/http';
 import { testEnv } from '../../test/helpers/env';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -212,7 +213,7 @@ describe('flow runs', () => {
     // Operators see it failed in Temporal too.
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const description = await new Client({ connection }).workflow.getHandle(started.body.workflowId as string).describe();
+      const description = await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(started.body.workflowId as string).describe();
       expect(description.status.name).toBe('FAILED');
     } finally {
       await connection.close();
@@ -342,7 +343,7 @@ describe('flow runs', () => {
     // While it runs, the workflow answers the state query.
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const state = await new Client({ connection }).workflow.getHandle(started.body.workflowId as string).query<Json>('flowRunState');
+      const state = await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(started.body.workflowId as string).query<Json>('flowRunState');
       expect(state.status).toBe('running');
       expect(state.nodes.pages.status).toBe('succeeded');
       expect(state.nodes.pause.status).toBe('running');
@@ -401,7 +402,7 @@ describe('flow runs', () => {
     // The foreach child continued as new every 100 items: three executions, none with a long history.
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       const foreachId = `${started.body.workflowId}-foreach-each`;
       const executions: Array<{ status: string; events: number }> = [];
       for await (const execution of client.workflow.list({ query: `WorkflowId = '${foreachId}'` })) {

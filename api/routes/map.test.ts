@@ -9,6 +9,7 @@ import { type CrawlSite, startCrawlSite } from '../../test/fixtures/crawl-site';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 let stack: Stack;
 let site: CrawlSite;
@@ -87,7 +88,7 @@ describe('POST /map', () => {
     // Findable in Temporal by its run id and its account.
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       const ids: string[] = [];
       await waitFor('the map listed by ScrapeRunIds and AccountId', async () => {
         ids.length = 0;
@@ -146,7 +147,7 @@ describe('POST /map', () => {
       expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(99);
       const connection = await Connection.connect({ address: testEnv('temporalAddress') });
       try {
-        await new Client({ connection }).workflow.getHandle((await rowOf())!.workflowId).cancel();
+        await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle((await rowOf())!.workflowId).cancel();
       } finally {
         await connection.close();
       }

@@ -20,6 +20,7 @@ import { auditRunsAndLedger } from '../../test/helpers/run-ledger';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../../test/helpers/webhook-receiver';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 // Worker and Temporal restarts and several schedule ticks on a loaded machine take longer than jest's default.
 jest.setTimeout(300_000);
@@ -64,7 +65,7 @@ beforeAll(async () => {
     },
   });
   connection = await Connection.connect({ address: temporalServer.address });
-  temporal = new Client({ connection });
+  temporal = new Client({ connection, dataConverter: testDataConverter() });
   [owner, other] = await Promise.all([createAccount(stack.baseUrl), createAccount(stack.baseUrl)]);
   await setBalance(stack.databaseUrl, owner.userId, 1000);
   const endpoint = await api('POST', '/api/webhooks', { cookie: owner.cookie }, { url: `${receiver.origin}/monitors`, events: ['monitor.changed', 'monitor.removed', 'monitor.failed'] });

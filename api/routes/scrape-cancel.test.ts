@@ -17,6 +17,7 @@ import { waitFor } from '../../test/helpers/wait';
 import { parseScrapeRequest } from '../../scrape/request';
 import { type ScrapeBatchWorkflowInput, type ScrapeJob, taskQueues } from '../../workflows/definitions';
 import { scrapeLaneWorkflow } from '../../workflows/scrape.workflow';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 jest.setTimeout(180_000);
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
   stack = await startStack({ worker: false });
   [owner, stranger] = await Promise.all([createAccount(stack.baseUrl), createAccount(stack.baseUrl)]);
   connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
-  temporal = new Client({ connection });
+  temporal = new Client({ connection, dataConverter: testDataConverter() });
 });
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { testEnv } from '../../test/helpers/env';
 import { ARTICLE_HTML, FIXTURE_TEXT, type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -172,7 +173,7 @@ describe.each(['http', 'browser'] as const)('%s mode', (mode) => {
     expect(row.bytes).toBeGreaterThan(4 * 1024 * 1024);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const history = await new Client({ connection }).workflow.getHandle(row.workflowId).fetchHistory();
+      const history = await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(row.workflowId).fetchHistory();
       // Every run of the batch together: far below one copy of the page.
       expect(proto.api.history.v1.History.encode(history).finish().length).toBeLessThan(256 * 1024);
     } finally {

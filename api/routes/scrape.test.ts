@@ -9,6 +9,7 @@ import { type FixtureServer, startFixtureServer } from '../../test/fixtures/serv
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -166,7 +167,7 @@ describe('http mode', () => {
     expect((await slow).status).toBe(200);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       for (const id of [...ids, String(fast.body.id)]) {
         // Visibility is eventually consistent: wait until the search attribute finds each run.
         await waitFor(`run ${id} listed by ScrapeRunIds`, async () => {
@@ -184,7 +185,7 @@ describe('http mode', () => {
     const { own, headers } = await accountWithLanesOfItsOwn();
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       for (const end of ['terminate', 'cancel'] as const) {
         const first = await scrape({ url: `${fixtures.url}/page/${end}-1`, selectors: ['h1'] }, headers);
         expect(first.status).toBe(200);
@@ -219,7 +220,7 @@ describe('http mode', () => {
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - 1);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: testDataConverter() });
       // Visibility is eventually consistent: wait until the search attribute finds it.
       let ids: string[] = [];
       await waitFor('the batch listed by ScrapeRunIds', async () => {

@@ -13,6 +13,7 @@ import { type TestAccount, createAccount, sql } from '../../test/helpers/account
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 // Every step waits for a condition, each within its own bound (90 s for a process to start, as in
 // test/helpers/stack.ts); a test that restarts a worker or waits on several schedule runs needs more
@@ -39,7 +40,7 @@ beforeAll(async () => {
     env: { SUBSCRIPTION_PERIOD_SECONDS: String(PERIOD_S), SUBSCRIPTION_PLANS: JSON.stringify(PLANS), PAYMENT_PROVIDER: 'local', LOCAL_PAYMENT_SECRET: LOCAL_SECRET },
   });
   connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
-  temporal = new Client({ connection });
+  temporal = new Client({ connection, dataConverter: testDataConverter() });
 });
 
 afterAll(async () => {

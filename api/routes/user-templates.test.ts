@@ -10,6 +10,7 @@ import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql, 
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -177,7 +178,7 @@ describe('run', () => {
 
     const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
     try {
-      const described = await new Client({ connection }).workflow.getHandle(row!.workflowId).describe();
+      const described = await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(row!.workflowId).describe();
       expect(described.type).toBe('scrapeBatchWorkflow');
       expect(described.searchAttributes).toMatchObject({ TemplateId: [template.id], AccountId: [owner.userId] });
     } finally {

@@ -16,6 +16,7 @@ import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { type EventReceiver, type ReceivedDelivery, startEventReceiver } from '../../test/helpers/webhook-receiver';
 import { waitForFlowRun } from '../../test/helpers/flows';
+import { testDataConverter } from '../../test/helpers/temporal-codec';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -123,7 +124,7 @@ describe('per-request webhooks on async scrapes', () => {
     const [row] = await sql<{ workflowId: string }>(stack.databaseUrl, 'SELECT "workflowId" FROM scrape_run WHERE id = $1', [okRun]);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      await new Client({ connection }).workflow.getHandle(row!.workflowId).result();
+      await new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(row!.workflowId).result();
     } finally {
       await connection.close();
     }
@@ -152,7 +153,7 @@ describe('the scrape path without webhooks', () => {
     const [row] = await sql<{ workflowId: string }>(stack.databaseUrl, 'SELECT "workflowId" FROM scrape_run WHERE id = $1', [runId]);
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
-      const handle = new Client({ connection }).workflow.getHandle(row!.workflowId);
+      const handle = new Client({ connection, dataConverter: testDataConverter() }).workflow.getHandle(row!.workflowId);
       await handle.result();
       const history = await handle.fetchHistory();
       const texts: string[] = [];

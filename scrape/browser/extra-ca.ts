@@ -2,47 +2,36 @@
  * NODE_EXTRA_CA_CERTS for Chromium (docs/scraping.md "How we look to a site", "Certificates").
  *
  * Chromium on Linux does not read Node's variable: it trusts the system roots plus the NSS
- * database in `$HOME/.pki/nssdb`. With NODE_EXTRA_CA_CERTS set, a database of its own is made
- * once per process in a temporary home (certutil, Debian's libnss3-tools) holding those
- * certificates as trusted CAs, and Chromium is launched with HOME pointing there. Without
- * certutil the browser trusts the system roots only, and a warning says so once.
+ * database in `$HOME/.pki/nssdb`. With NODE_EXTRA_CA_CERTS set, that database is made once in
+ * Chromium's own HOME (launch-environment.ts: never the worker's) with `certutil` (Debian's
+ * libnss3-tools), holding those certificates as trusted CAs, and handed to the user Chromium runs
+ * as. Without certutil the browser trusts the system roots only, and a warning says so once.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-let prepared: { env: Record<string, string> | undefined; warning: string | undefined } | undefined;
+const prepared = new Set<string>();
 
-/** The environment to launch Chromium with (undefined: the worker's own), and a warning to log once if the CA could not be added. */
-export function chromiumTrustEnv(): { env: Record<string, string> | undefined; warning: string | undefined } {
-  if (!prepared) {
-    prepared = prepare();
-    if (prepared.warning) process.emitWarning(prepared.warning);
-  }
-  return prepared;
-}
-
-function prepare(): { env: Record<string, string> | undefined; warning: string | undefined } {
+/** Adds NODE_EXTRA_CA_CERTS to the NSS database under `home` (once per home), owned by `owner` when given. */
+export function trustExtraCas(home: string, owner?: { uid: number; gid: number }): void {
   const file = process.env.NODE_EXTRA_CA_CERTS;
-  if (!file) return { env: undefined, warning: undefined };
+  if (!file || prepared.has(home)) return;
+  prepared.add(home);
   try {
     const pems = fs.readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-home-'));
-    const db = `sql:${path.join(home, '.pki', 'nssdb')}`;
-    fs.mkdirSync(path.join(home, '.pki', 'nssdb'), { recursive: true, mode: 0o700 });
+    const dir = path.join(home, '.pki', 'nssdb');
+    const db = `sql:${dir}`;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     execFileSync('certutil', ['-N', '-d', db, '--empty-password'], { stdio: 'ignore', timeout: 10_000 });
     pems.forEach((pem, i) => {
       const certFile = path.join(home, `extra-${i}.pem`);
       fs.writeFileSync(certFile, `${pem}\n`);
       execFileSync('certutil', ['-A', '-d', db, '-n', `node-extra-ca-${i}`, '-t', 'C,,', '-i', certFile], { stdio: 'ignore', timeout: 10_000 });
     });
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    env.HOME = home;
-    return { env, warning: undefined };
+    if (owner) for (const entry of [path.join(home, '.pki'), dir, ...fs.readdirSync(dir).map((name) => path.join(dir, name))]) fs.chownSync(entry, owner.uid, owner.gid);
   } catch (err) {
     const reason = (err as { code?: string }).code === 'ENOENT' ? 'certutil (libnss3-tools) is not installed' : (err as Error).message.split('\n')[0];
-    return { env: undefined, warning: `NODE_EXTRA_CA_CERTS is not trusted by Chromium: ${reason}` };
+    process.emitWarning(`NODE_EXTRA_CA_CERTS is not trusted by Chromium: ${reason}`);
   }
 }

@@ -198,6 +198,8 @@ export interface ClusterConfigOptions {
   sql: SqlServer;
   uiPort?: number;
   namespace: string;
+  /** The UI's codec server (api/routes/temporal-codec.ts); in the UI config file (mode 0600), not on a command line. */
+  uiCodecEndpoint?: string;
 }
 
 /**
@@ -268,8 +270,9 @@ export function writeClusterConfig(options: ClusterConfigOptions): { root: strin
       hideLogs: true,
       cors: { cookieInsecure: true, allowOrigins: [] },
       auth: { enabled: false },
+      ...(options.uiCodecEndpoint ? { codec: { endpoint: options.uiCodecEndpoint } } : {}),
     };
-    writeFileSync(path.join(dir, 'ui', 'config', `${CONFIG_ENV}.yaml`), `${JSON.stringify(ui, null, 2)}\n`);
+    writeFileSync(path.join(dir, 'ui', 'config', `${CONFIG_ENV}.yaml`), `${JSON.stringify(ui, null, 2)}\n`, { mode: 0o600 });
   }
   return { root: dir, uiRoot: path.join(dir, 'ui') };
 }

@@ -78,6 +78,8 @@ export interface DevServerOptions {
   /** SQLite file; omit for an in-memory server (tests that do not need durability). */
   dbFile?: string;
   namespace?: string;
+  /** The UI's codec server (`--ui-codec-endpoint`): the UI then shows payloads decoded (api/routes/temporal-codec.ts). */
+  uiCodecEndpoint?: string;
   /** Extra `--dynamic-config-value KEY=VALUE` settings. */
   dynamicConfig?: Record<string, string | number | boolean>;
   onLog?: (line: string) => void;
@@ -99,6 +101,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace ?? 'default', '--log-level', 'warn'];
   if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
+  if (options.uiPort !== undefined && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFile) {
     args.push('--db-filename', options.dbFile);
     // WAL with synchronous=normal: a killed server loses nothing committed (the OS holds the

@@ -15,6 +15,8 @@ import { type ClusterBinaries, chooseInternalPorts, ensureClusterBinaries, setup
 import { prepareNamespace } from '../runtime/temporal-namespace';
 import { resolveTemporalCli, startTemporalDevServer } from '../runtime/temporal-server';
 import { say } from './messages';
+import { operatorToken } from '../../workers/payload-codec';
+import { CODEC_PATH } from '../../api/routes/temporal-codec';
 
 /** What the start learns as it goes: read by later steps and by the processes' start functions. */
 export interface Infrastructure {
@@ -127,6 +129,7 @@ function addTemporalDevServer(supervisor: Supervisor, config: Config, infrastruc
         cliPath,
         port: config.TEMPORAL_DEV_PORT,
         uiPort: config.TEMPORAL_UI_PORT,
+        uiCodecEndpoint: uiCodecEndpoint(config),
         dbFile: path.join(config.dataDir, 'temporal', 'temporal.db'),
         namespace: config.TEMPORAL_NAMESPACE,
         signal,
@@ -158,7 +161,7 @@ export async function startInfrastructure(supervisor: Supervisor, config: Config
     const dir = path.join(config.dataDir, 'temporal-cluster');
     mkdirSync(dir, { recursive: true });
     const ports = await chooseInternalPorts(path.join(dir, 'ports.json'));
-    infrastructure.clusterRoot = writeClusterConfig({ dir, frontendPort: config.TEMPORAL_DEV_PORT, ports, sql, uiPort: config.TEMPORAL_UI_PORT, namespace: config.TEMPORAL_NAMESPACE });
+    infrastructure.clusterRoot = writeClusterConfig({ dir, frontendPort: config.TEMPORAL_DEV_PORT, ports, sql, uiPort: config.TEMPORAL_UI_PORT, namespace: config.TEMPORAL_NAMESPACE, uiCodecEndpoint: uiCodecEndpoint(config) });
     say(`starting the Temporal server ${clusterBinaries.server} on ${temporalAddress} (config ${path.join(dir, 'config')})`);
     await supervisor.start('temporal');
     void supervisor.start('temporal-ui').catch(() => undefined);
@@ -179,4 +182,14 @@ export async function startInfrastructure(supervisor: Supervisor, config: Config
     }
   }
   return { databaseUrl, temporalAddress };
+}
+
+/**
+ * The bundled UI's codec server: the API's, with the operator credential in the path (the UI's
+ * codec setting is a URL and nothing else: api/routes/temporal-codec.ts). The UI calls it from the
+ * operator's browser on this machine, so the loopback address of the API's port.
+ */
+export function uiCodecEndpoint(config: Config): string | undefined {
+  const token = operatorToken(config);
+  return token ? `http://127.0.0.1:${config.PORT}${CODEC_PATH}/${token}` : undefined;
 }

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { TEST_TEMPORAL_PAYLOAD_KEY } from './temporal-codec';
 
 /** Processes (other than this one) whose command line or environment mentions `needle`, e.g. a test's temporary data folder. */
 export function processesMentioning(needle: string): number[] {
@@ -42,6 +43,8 @@ export function npmStartEnv(ports: NpmStartPorts, cliPath: string): NodeJS.Proce
     SUPERVISOR_PORT: String(ports.supervisorPort),
     WORKER_METRICS_PORT: '0',
     TEMPORAL_CLI_PATH: cliPath,
+    // The tests' known payload key: their own Temporal clients decode with testDataConverter().
+    TEMPORAL_PAYLOAD_KEY: TEST_TEMPORAL_PAYLOAD_KEY,
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
   };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { freePort } from '../../platform/free-port';
 import { createTestDatabase } from './database';
 import { testEnv } from './env';
+import { TEST_TEMPORAL_PAYLOAD_KEY } from './temporal-codec';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -93,6 +94,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ALLOW_PRIVATE_TARGETS: options.privateTargetGuard ? 'false' : 'true',
     LOG_LEVEL: 'info',
     BETTER_AUTH_SECRET: randomBytes(32).toString('hex'),
+    // A known key, so the test's own Temporal client decodes the stack's payloads (test/helpers/temporal-codec.ts).
+    TEMPORAL_PAYLOAD_KEY: TEST_TEMPORAL_PAYLOAD_KEY,
     BETTER_AUTH_URL: `http://127.0.0.1:${port}`,
     // Every test signs up and in from 127.0.0.1, many accounts a minute: the per-address limits
     // are raised (not off) here; api/routes/sign-in-limits.test.ts runs the defaults.

@@ -44,6 +44,7 @@ import { type Stack, startStack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../helpers/webhook-receiver';
 import { historyPatches, historySteps, secretsIn } from './history-shape';
+import { testDataConverter } from '../helpers/temporal-codec';
 
 const HISTORIES_DIR = path.join(__dirname, 'histories');
 
@@ -549,7 +550,7 @@ async function main(): Promise<void> {
     });
     const running = stack;
     connection = await Connection.connect({ address: temporal.address });
-    const client = new Client({ connection });
+    const client = new Client({ connection, dataConverter: testDataConverter() });
     const accounts: TestAccount[] = [];
     const newAccount = async () => {
       const account = await createAccount(running.baseUrl, { prefix: 'sk_rec_' });
