@@ -5,15 +5,9 @@
 import { chromium } from 'playwright-core';
 import { trustExtraCas } from './extra-ca';
 import type { Browser } from 'playwright-core';
-  // Its own environment, its sandbox, an unprivileged user when we are root (launch-environment.ts).
-  const launch = chromiumLaunch(settings.executablePath, settings.args);
-  // NODE_EXTRA_CA_CERTS as an NSS database in that environment's HOME (extra-ca.ts).
-  trustExtraCas(launch.env.HOME!, chromiumIsolation(settings.executablePath).user);
-  const browser = await chromium.launch({
-    executablePath: launch.executablePath,
-    args: launch.args,
-    env: launch.env,
-    chromiumSandbox: launch.sandbox,
+import { fallbackEngineIdentity, readEngineIdentity } from './identity';
+import type { EngineIdentity } from './identity';
+import { chromiumIsolation, chromiumLaunch } from './launch-environment';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -69,22 +63,15 @@ export interface LaunchSettings {
 
 /** Launches Chromium; rejects with Playwright's error when it cannot. */
 export async function launchChromium(settings: LaunchSettings): Promise<Chromium> {
-<<<<<<< HEAD
-  // NODE_EXTRA_CA_CERTS as an NSS database of its own (extra-ca.ts).
-  const trust = chromiumTrustEnv();
-  const browser = await chromium.launch({
-    executablePath: settings.executablePath,
-    args: settings.args,
-    ...(trust.env ? { env: trust.env } : {}),
-=======
   // Its own environment, its sandbox, an unprivileged user when we are root (launch-environment.ts).
   const launch = chromiumLaunch(settings.executablePath, settings.args);
+  // NODE_EXTRA_CA_CERTS as an NSS database in that environment's HOME (extra-ca.ts).
+  trustExtraCas(launch.env.HOME!, chromiumIsolation(settings.executablePath).user);
   const browser = await chromium.launch({
     executablePath: launch.executablePath,
     args: launch.args,
     env: launch.env,
     chromiumSandbox: launch.sandbox,
->>>>>>> codec
     timeout: settings.timeoutMs,
     // The worker decides when to stop; Chromium must not die before in-flight scrapes finish.
     handleSIGINT: false,
