@@ -8,7 +8,7 @@
 export const SCRAPE_REQUEST_KEYS = [
   'url', 'selectors', 'mode', 'method', 'headers', 'body', 'capture_network', 'fill_form', 'wait_for', 'options', 'async',
   'formats', 'only_main_content', 'include_heading', 'include_tags', 'exclude_tags', 'webhook', 'proxy', 'block_detection',
-  'cookies', 'session', 'document', 'actions', 'mobile',
+  'cookies', 'session', 'document', 'actions', 'mobile', 'proxy_tier', 'country', 'skip_tls_verification', 'max_age', 'store_in_cache',
 ] as const;
 
 export type ScrapeRequestKey = (typeof SCRAPE_REQUEST_KEYS)[number];

@@ -227,8 +227,6 @@ type SchemaKey = keyof typeof scrapeRequestSchema.shape;
 const schemaKeysListed: [SchemaKey] extends [ScrapeRequestKey] ? ([ScrapeRequestKey] extends [SchemaKey] ? true : 'SCRAPE_REQUEST_KEYS names a field the schema lacks') : 'the schema has a field SCRAPE_REQUEST_KEYS (scrape/request-keys.ts) lacks' = true;
 void schemaKeysListed;
 
-/** A validated request, normalised: selectors are always objects, defaults applied. */
-export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
 /** A validated scrape request as workflows carry it (the API's, without `async`). */
 export type ScrapeRequestPayload = Omit<ScrapeRequest, 'async'>;
 /** What a client may send. */
