@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { tlsTrustEnvironment } from '../../platform/config';
 
 let prepared: { env: Record<string, string> | undefined; warning: string | undefined } | undefined;
 
@@ -24,7 +25,7 @@ export function chromiumTrustEnv(): { env: Record<string, string> | undefined; w
 }
 
 function prepare(): { env: Record<string, string> | undefined; warning: string | undefined } {
-  const file = process.env.NODE_EXTRA_CA_CERTS;
+  const file = tlsTrustEnvironment.extraCaCertsFile();
   if (!file) return { env: undefined, warning: undefined };
   try {
     const pems = fs.readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
@@ -37,10 +38,7 @@ function prepare(): { env: Record<string, string> | undefined; warning: string |
       fs.writeFileSync(certFile, `${pem}\n`);
       execFileSync('certutil', ['-A', '-d', db, '-n', `node-extra-ca-${i}`, '-t', 'C,,', '-i', certFile], { stdio: 'ignore', timeout: 10_000 });
     });
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    env.HOME = home;
-    return { env, warning: undefined };
+    return { env: tlsTrustEnvironment.withOverrides({ HOME: home }), warning: undefined };
   } catch (err) {
     const reason = (err as { code?: string }).code === 'ENOENT' ? 'certutil (libnss3-tools) is not installed' : (err as Error).message.split('\n')[0];
     return { env: undefined, warning: `NODE_EXTRA_CA_CERTS is not trusted by Chromium: ${reason}` };
