@@ -149,7 +149,8 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
   egress.assign('direct', null);
   const transports = new Map<string, Promise<Transport>>();
   const transportFor = (proxy: ProxyEndpoint | undefined, insecure: boolean): Promise<Transport> => {
-    const token = proxy ? `proxy-${proxy.id}` : 'direct';
+    // A token may not hold ':' (it is the user name of Basic credentials), which proxy ids (host:port) do.
+    const token = proxy ? `proxy-${Buffer.from(proxy.id).toString('base64url')}` : 'direct';
     const key = `${token}|${insecure}`;
     let t = transports.get(key);
     if (!t) {
