@@ -2,9 +2,10 @@
  * http mode: the Chrome-impersonating path (wreq-js through the egress proxy) against Node's
  * undici path, in the same run, interleaved round by round (docs/benchmarks.md).
  *
- *   node --import tsx bench/http-impersonate.ts [--seconds 4] [--rounds 3]
+ *   node --import tsx bench/http-impersonate.ts [--seconds 4] [--rounds 3] [--paragraphs 500]
  *
- * The target is a local HTTPS server (HTTP/2 and HTTP/1.1, a 20 KB page) in a child process, so
+ * The target is a local HTTPS server (HTTP/2 and HTTP/1.1; a page of N paragraphs, 500 ≈ 20 KB;
+ * 1 leaves mostly the transport's cost) in a child process, so
  * the CPU measured (getrusage of this process: every thread, wreq-js's Rust ones included) is the
  * engine's alone. Bounded loops on 127.0.0.1 only.
  */
@@ -20,6 +21,7 @@ const arg = (name: string, fallback: number) => {
 const SECONDS = arg('seconds', 4);
 const ROUNDS = arg('rounds', 3);
 const CONCURRENCY = [1, 8, 32];
+const PARAGRAPHS = arg('paragraphs', 500);
 
 if (process.env.BENCH_CHILD === 'server') {
   void (async () => {
@@ -30,12 +32,13 @@ if (process.env.BENCH_CHILD === 'server') {
     const path = await import('node:path');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${dir}/k.pem`, '-out', `${dir}/c.pem`, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    const page = `<!doctype html><html><head><title>Bench</title></head><body>${'<p class="x">Some text of a page.</p>'.repeat(500)}</body></html>`;
+    const page = `<!doctype html><html><head><title>Bench</title></head><body>${'<p class="x">Some text of a page.</p>'.repeat(Number(process.env.BENCH_PARAGRAPHS))}</body></html>`;
     const server = http2.createSecureServer({ key: fs.readFileSync(`${dir}/k.pem`), cert: fs.readFileSync(`${dir}/c.pem`), allowHTTP1: true }, (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(page);
     });
     server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as { port: number }).port }));
+    process.on('disconnect', () => process.exit(0));
   })();
 } else {
   void main();
@@ -62,7 +65,7 @@ async function run(engine: HttpEngine, url: string, concurrency: number): Promis
 }
 
 async function main() {
-  const child = fork(process.argv[1]!, [], { env: { ...process.env, BENCH_CHILD: 'server' }, execArgv: ['--import', 'tsx'] });
+  const child = fork(process.argv[1]!, [], { env: { ...process.env, BENCH_CHILD: 'server', BENCH_PARAGRAPHS: String(PARAGRAPHS) }, execArgv: ['--import', 'tsx'] });
   const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
   const url = `https://127.0.0.1:${port}/page`;
   const engines = {

@@ -427,3 +427,11 @@ export function processEnvironment(): Record<string, string | undefined> {
 export function monitorSettings(config: Pick<Config, 'MONITOR_FAILURES_BEFORE_EVENT' | 'MONITOR_CHECK_RETENTION_DAYS' | 'MONITOR_WEBHOOK_DIFF_MAX_BYTES'>) {
   return { failuresBeforeEvent: config.MONITOR_FAILURES_BEFORE_EVENT, retentionMs: config.MONITOR_CHECK_RETENTION_DAYS * 86_400_000, webhookDiffMaxBytes: config.MONITOR_WEBHOOK_DIFF_MAX_BYTES };
 }
+
+/** NODE_EXTRA_CA_CERTS and SSL_CERT_FILE for TLS stacks other than Node's (docs/scraping.md "How we look to a site"). */
+export const tlsTrustEnvironment = {
+  extraCaCertsFile: (): string | undefined => process.env.NODE_EXTRA_CA_CERTS || undefined,
+  sslCertFile: (): string | undefined => process.env.SSL_CERT_FILE || undefined,
+  /** BoringSSL (wreq-js) reads SSL_CERT_FILE when it builds a client. */
+  setSslCertFile: (file: string): void => void (process.env.SSL_CERT_FILE = file),
+};

@@ -10,12 +10,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tlsTrustEnvironment } from '../../platform/config';
 
 const prepared = new Set<string>();
 
 /** Adds NODE_EXTRA_CA_CERTS to the NSS database under `home` (once per home), owned by `owner` when given. */
 export function trustExtraCas(home: string, owner?: { uid: number; gid: number }): void {
-  const file = process.env.NODE_EXTRA_CA_CERTS;
+  const file = tlsTrustEnvironment.extraCaCertsFile();
   if (!file || prepared.has(home)) return;
   prepared.add(home);
   try {

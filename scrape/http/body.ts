@@ -106,6 +106,12 @@ async function* inflateZlibOrRaw(source: AsyncIterable<Buffer>): AsyncGenerator<
   yield* rest.pipe(inflater) as AsyncIterable<Buffer>;
 }
 
+/** Lets a redirect's body go: undici's is drained (its connection stays reusable), another stream is destroyed. */
+export async function discardBody(body: Readable & { dump?: () => Promise<unknown> }): Promise<void> {
+  if (typeof body.dump === 'function') await body.dump().catch(() => undefined);
+  else body.destroy();
+}
+
 function formatBytes(n: number): string {
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 }

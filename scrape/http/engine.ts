@@ -36,12 +36,12 @@ import { documentKind, documentResponseOutputs } from '../documents';
 import type { DocumentOutputThreads } from '../formats/threads';
 import type { ScrapeCallOptions, ScrapeResult } from '../types';
 import { decodeHtml } from '../charset';
-import { headerValue, readBody } from './body';
+import { discardBody, headerValue, readBody } from './body';
 import type { EngineRequest } from '../request';
 import { EMPTY_STORAGE_STATE, requestStateCookies, withCookies } from '../cookies';
 import { createRequestCookieJar } from './cookie-jar';
-import { chromeIdentity, createImpersonatingClient, navigationHeaders, shippedChromiumMajor } from './impersonate';
-import type { ChromeIdentity, ImpersonatingClient } from './impersonate';
+import { ENGINE_DEFAULT_ACCEPT, chromeIdentity, impersonatedHop, lazyImpersonatingClient, shippedChromiumMajor } from './impersonate';
+import type { ChromeIdentity } from './impersonate';
 
 export interface HttpEngineOptions {
   /** true lets scrapes reach loopback/private/link-local addresses (tests, local dev). */
@@ -125,18 +125,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     });
   const agent = directAgent(true);
   let insecureAgent: Agent | undefined;
-  // Made on the first https hop (it starts the egress proxy); undefined when wreq-js cannot load.
-  let impersonating: Promise<ImpersonatingClient | undefined> | undefined;
-  const impersonator = (): Promise<ImpersonatingClient | undefined> => {
-    if (!identity) return Promise.resolve(undefined);
-    impersonating ??= createImpersonatingClient({
-      identity,
-      allowPrivateTargets: options.allowPrivateTargets,
-      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-      connectionsPerOrigin: options.connectionsPerOrigin ?? 32,
-    }).catch(() => undefined);
-    return impersonating;
-  };
+  const impersonator = lazyImpersonatingClient(identity, { allowPrivateTargets: options.allowPrivateTargets, connectTimeoutMs: options.connectTimeoutMs ?? 10_000, connectionsPerOrigin: options.connectionsPerOrigin ?? 32 });
 
   // One keep-alive pool per upstream proxy, made on first use (none without PROXY_URLS).
   const proxied = new Map<string, Agent>();
@@ -185,7 +174,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           if (cookie) headers.cookie = cookie;
           else delete headers.cookie;
         }
-        const client = url.protocol === 'https:' ? await impersonator() : undefined;
+        const client = url.protocol === 'https:' ? await impersonator.get() : undefined;
         const res =
           client
             ? await impersonatedHop(client, { url, method, headers, body, signal, timeoutMs, proxy: call.proxy, skipTlsVerification }, options.allowPrivateTargets)
@@ -261,7 +250,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     scrape,
     fetchRaw,
     close: async () => {
-      await Promise.all([agent.close(), insecureAgent?.close(), ...[...proxied.values()].map((a) => a.close()), options.formatThreads?.close(), impersonating?.then((c) => c?.close())]);
+      await Promise.all([agent.close(), insecureAgent?.close(), ...[...proxied.values()].map((a) => a.close()), options.formatThreads?.close(), impersonator.close()]);
     },
   };
 }
@@ -299,36 +288,10 @@ function proxiedConnector(proxy: ProxyEndpoint, allowPrivateTargets: boolean, ti
 // ---------------------------------------------------------------------------------------------
 // Request
 
-/**
- * One https hop through the impersonating client, its headers in Chromium's order. The target's
- * name is checked here first for a well-named PRIVATE_TARGET; the egress proxy re-checks the
- * address it connects to (the hard guarantee, no rebinding window).
- */
-async function impersonatedHop(
-  client: ImpersonatingClient,
-  hop: { url: URL; method: 'GET' | 'POST'; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; timeoutMs: number; proxy: ProxyEndpoint | undefined; skipTlsVerification: boolean },
-  allowPrivateTargets: boolean,
-) {
-  await resolvePublicHost(normalizeHost(hop.url.hostname), { allowPrivateTargets });
-  const given = { ...hop.headers };
-  // Chrome's own accept-encoding (with zstd): the client decompresses, body.ts caps what comes out.
-  delete given['accept-encoding'];
-  if (given.accept === DEFAULT_ACCEPT) delete given.accept;
-  return client.send({ ...hop, headers: navigationHeaders(client.identity, given) });
-}
-
-/** Lets a redirect's body go: undici's is drained (its connection stays reusable), another stream is destroyed. */
-async function discardBody(body: NodeJS.ReadableStream & { dump?: () => Promise<unknown>; destroy(): void }): Promise<void> {
-  if (typeof body.dump === 'function') await body.dump().catch(() => undefined);
-  else body.destroy();
-}
-
-const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-
 function buildHeaders(req: EngineRequest, userAgent: string): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': userAgent,
-    accept: DEFAULT_ACCEPT,
+    accept: ENGINE_DEFAULT_ACCEPT,
     'accept-language': 'en-US,en;q=0.9',
   };
   for (const [name, value] of Object.entries(req.headers ?? {})) {

@@ -23,6 +23,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { BrowserProfile, Transport } from 'wreq-js';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
+import { tlsTrustEnvironment } from '../../platform/config';
+import { normalizeHost, resolvePublicHost } from '../../platform/target-guard';
 import type { EgressProxy } from '../browser/egress-proxy';
 import { startEgressProxy } from '../browser/egress-proxy';
 
@@ -147,7 +149,8 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
   egress.assign('direct', null);
   const transports = new Map<string, Promise<Transport>>();
   const transportFor = (proxy: ProxyEndpoint | undefined, insecure: boolean): Promise<Transport> => {
-    const token = proxy ? `proxy-${proxy.id}` : 'direct';
+    // A token may not hold ':' (it is the user name of Basic credentials), which proxy ids (host:port) do.
+    const token = proxy ? `proxy-${Buffer.from(proxy.id).toString('base64url')}` : 'direct';
     const key = `${token}|${insecure}`;
     let t = transports.get(key);
     if (!t) {
@@ -193,15 +196,51 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
       }
       const cookies = res.headers.getSetCookie();
       if (cookies.length) headers['set-cookie'] = cookies;
-      const body = res.body ? Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>) : Readable.from([]);
+      const body = res.body ? Readable.fromWeb(res.body) : Readable.from([]);
       return { statusCode: res.status, headers, body };
     },
     async close() {
       const all = await Promise.allSettled([...transports.values()]);
-      await Promise.allSettled(all.map((t) => (t.status === 'fulfilled' ? t.value.close() : undefined)));
+      await Promise.allSettled(all.flatMap((t) => (t.status === 'fulfilled' ? [t.value.close()] : [])));
       await egress.close();
     },
   };
+}
+
+/** The engine's impersonating client, made on first use (it starts the egress proxy); undefined when it cannot be. */
+export function lazyImpersonatingClient(identity: ChromeIdentity | undefined, options: Omit<ImpersonatingClientOptions, 'identity'>) {
+  let client: Promise<ImpersonatingClient | undefined> | undefined;
+  return {
+    get: (): Promise<ImpersonatingClient | undefined> => {
+      if (!identity) return Promise.resolve(undefined);
+      client ??= createImpersonatingClient({ identity, ...options }).catch(() => undefined);
+      return client;
+    },
+    close: async (): Promise<void> => {
+      await (await client)?.close();
+    },
+  };
+}
+
+/** The Accept the engine sends by default; on an impersonated hop, Chrome's own replaces it. */
+export const ENGINE_DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+/**
+ * One https hop through the impersonating client, its headers in Chromium's order. The target's
+ * name is checked here first for a well-named PRIVATE_TARGET; the egress proxy re-checks the
+ * address it connects to (the hard guarantee, no rebinding window).
+ */
+export async function impersonatedHop(
+  client: ImpersonatingClient,
+  hop: Omit<ImpersonatedRequest, 'headers'> & { headers: Record<string, string> },
+  allowPrivateTargets: boolean,
+): Promise<ImpersonatedResponse> {
+  await resolvePublicHost(normalizeHost(hop.url.hostname), { allowPrivateTargets });
+  const given = { ...hop.headers };
+  // Chrome's own accept-encoding (with zstd): the client decompresses, body.ts caps what comes out.
+  delete given['accept-encoding'];
+  if (given.accept === ENGINE_DEFAULT_ACCEPT) delete given.accept;
+  return client.send({ ...hop, headers: navigationHeaders(client.identity, given) });
 }
 
 /** The newest `chrome_N` profile with N <= major (the oldest one if every profile is newer). */
@@ -221,15 +260,15 @@ let trustDone = false;
 function trustExtraCaCerts(): void {
   if (trustDone) return;
   trustDone = true;
-  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  const extra = tlsTrustEnvironment.extraCaCertsFile();
   if (!extra) return;
   try {
     // The operator's SSL_CERT_FILE (or the system bundle) stays trusted; the extra certificates join it.
-    const system = [process.env.SSL_CERT_FILE, ...SYSTEM_BUNDLES].find((f) => f && fs.existsSync(f));
+    const system = [tlsTrustEnvironment.sslCertFile(), ...SYSTEM_BUNDLES].find((f) => f && fs.existsSync(f));
     const bundle = `${system ? fs.readFileSync(system, 'utf8') : ''}\n${fs.readFileSync(extra, 'utf8')}\n`;
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scrape-ca-')), 'ca-bundle.pem');
     fs.writeFileSync(file, bundle, { mode: 0o600 });
-    process.env.SSL_CERT_FILE = file;
+    tlsTrustEnvironment.setSslCertFile(file);
   } catch {
     // An unreadable NODE_EXTRA_CA_CERTS: Node itself warns about it; the system roots still apply.
   }
