@@ -108,9 +108,17 @@ function ensureDashboard() {
   run(process.execPath, [path.join(__dirname, 'build-dashboard.cjs')]);
 }
 
-/** Test-only tools: promtool checks the /metrics format, docker-compose validates docker-compose.yml. */
+/**
+ * Test-only tools: promtool checks the /metrics format, docker-compose validates docker-compose.yml,
+ * chromium-headless-shell runs most browser-mode tests (test/global-setup.ts: a quarter of the full
+ * browser's CPU a page).
+ */
 function ensureTestTools() {
-  for (const [binary, pkg] of [['/usr/bin/promtool', 'prometheus'], ['/usr/bin/docker-compose', 'docker-compose']]) {
+  for (const [binary, pkg] of [
+    ['/usr/bin/promtool', 'prometheus'],
+    ['/usr/bin/docker-compose', 'docker-compose'],
+    ['/usr/lib/chromium/chromium-headless-shell', 'chromium-headless-shell'],
+  ]) {
     if (fs.existsSync(binary)) continue;
     if (canInstallSystemPackages() && aptInstall(pkg)) continue;
     log(`no ${binary}: the test that needs it will fail until Debian's ${pkg} package is installed.`);

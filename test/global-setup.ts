@@ -11,7 +11,7 @@
  *     usually made it already
  * Their addresses reach the test processes through environment variables.
  */
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../platform/config';
@@ -20,6 +20,8 @@ import { startEmbeddedPostgres } from '../scripts/runtime/postgres';
 import { ensureClusterBinaries } from '../scripts/runtime/temporal-cluster';
 import { resolveTemporalCli, startTemporalDevServer } from '../scripts/runtime/temporal-server';
 import { TEST_ENV, type TestServices } from './helpers/env';
+
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
 export default async function globalSetup(): Promise<void> {
   const config = parseConfig(process.env);
@@ -45,5 +47,10 @@ export default async function globalSetup(): Promise<void> {
   process.env[TEST_ENV.temporalAddress] = temporal.address;
   process.env[TEST_ENV.temporalCli] = cliPath;
   process.env[TEST_ENV.scratchDir] = scratch;
+  // Browser-mode tests run on Debian's headless shell when it is installed: the same Chromium at
+  // about a quarter of the full browser's CPU a page (docs/benchmarks.md, "Browser identity"), on
+  // 2 shared cores. The default engine, the full chromium, is tested where it differs, how a site
+  // sees it: api/routes/browser-identity.test.ts. CHROMIUM_PATH set by the caller wins.
+  if (!process.env.CHROMIUM_PATH && existsSync(HEADLESS_SHELL)) process.env.CHROMIUM_PATH = HEADLESS_SHELL;
   (globalThis as { __testServices?: TestServices }).__testServices = { postgres, temporal, scratch };
 }

@@ -1,6 +1,6 @@
 /**
  * How browser mode looks to a site (docs/scraping.md, "How we look to a site"), end to end: real
- * API and worker processes, Temporal, PostgreSQL, the default Chromium, and the fixture site's
+ * API and worker processes, Temporal, PostgreSQL, the default Chromium (the full one), and the fixture site's
  * /detect page, which runs BotD (@fingerprintjs/botd, from the npm registry) and direct probes in
  * the page and reports what the server received. The scrape reads the page's verdict through a
  * selector, as any user would.
@@ -10,6 +10,7 @@ import { type FixtureServer, startFixtureServer } from '../../test/fixtures/serv
 import { type TestAccount, createAccount, setBalance } from '../../test/helpers/accounts';
 import { type Json, call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { defaultChromiumPath } from '../../platform/config';
 
 jest.setTimeout(300_000);
 
@@ -19,7 +20,8 @@ let account: TestAccount;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  stack = await startStack({ env: { SESSION_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+  // The default engine (the full chromium when installed), whatever the other tests run on (test/global-setup.ts).
+  stack = await startStack({ env: { CHROMIUM_PATH: defaultChromiumPath(), SESSION_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
   account = await createAccount(stack.baseUrl);
 });
 
