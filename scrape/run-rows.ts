@@ -21,6 +21,8 @@ export interface FinishedRun {
   error: unknown;
   httpStatus: number | null;
   elapsedMs: number | null;
+  /** An `auto` run's attempts (docs/scraping.md "Escalation"); null otherwise. */
+  escalation?: unknown;
 }
 
 export interface NewRun {
@@ -72,4 +74,4 @@ export type RunSql = Pick<SqlPool, '$queryRaw' | 'query' | 'transaction'>;
 
 /** The statuses a transition may leave: every write of an outcome is guarded by it. */
 export const LIVE = `('queued', 'running')`;
-export const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs"`;
+export const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs", escalation`;

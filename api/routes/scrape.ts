@@ -139,6 +139,8 @@ async function runStatusBody(deps: AppDeps, run: RunRow, userId: string) {
     links: { self: `/webhook/runs/${run.id}` },
     // Attempts that went through an outbound proxy (docs/scraping.md "Proxies"); absent otherwise.
     ...(Array.isArray(run.proxyAttempts) ? { proxy_attempts: run.proxyAttempts } : {}),
+    // An `auto` run's steps (docs/scraping.md "Escalation"); absent otherwise.
+    ...(Array.isArray(run.escalation) ? { escalation: run.escalation } : {}),
   };
   if (run.status === 'succeeded') return { ...base, result: runBody(run, await getBalance(deps.sql, userId)) };
   if (run.status === 'failed') return { ...base, error: failedRunBody(run).body };

@@ -22,6 +22,20 @@ export const errorBodySchema = z
 
 export const linksSchema = z.looseObject({ self: z.string() });
 
+/** An `auto` run's attempts, in order (docs/scraping.md "Escalation"). */
+const escalationSchema = z
+  .array(
+    z.object({
+      attempt: z.int(),
+      engine: z.string(),
+      proxy_tier: z.string().meta({ description: 'basic, stealth, or direct (no proxy)' }),
+      outcome: z.string().meta({ description: '`succeeded` or the attempt\'s error code' }),
+      escalated: z.string().optional().meta({ description: 'Why the run moved on to its next step after this attempt: blocked, app_shell or noscript' }),
+      blocked_by: z.string().optional(),
+    }),
+  )
+  .meta({ description: '`auto` mode: every attempt with its engine, proxy tier and outcome, and why the run moved on' });
+
 /** A finished run's body: the run's own fields around the scrape's output, declared once in scrape/result.ts. */
 export const runResultSchema = z
   .looseObject({
@@ -33,6 +47,8 @@ export const runResultSchema = z
     elapsed_ms: z.int().nullable(),
     attempts: z.int(),
     ...scrapeOutputSchema.shape,
+    served_by: z.object({ engine: z.string(), proxy_tier: z.string() }).optional().meta({ description: '`auto` mode: the engine and proxy tier (`direct` without one) that served the page (docs/scraping.md "Escalation")' }),
+    escalation: escalationSchema.optional(),
     credits: z.object({ cost: z.int(), remaining: z.int() }),
   })
   .meta({ id: 'ScrapeResult' });
@@ -54,6 +70,7 @@ export const runStatusSchema = z
       .array(z.object({ attempt: z.int(), proxy: z.string().meta({ description: 'host:port of the outbound proxy (never its credentials)' }), outcome: z.string(), message: z.string().optional() }))
       .optional()
       .meta({ description: 'Attempts that went through an outbound proxy (PROXY_URLS), in order: `succeeded` or the error code' }),
+    escalation: escalationSchema.optional(),
   })
   .meta({ id: 'ScrapeRun' });
 
