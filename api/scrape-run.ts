@@ -13,7 +13,9 @@ import type { FinishedRun } from '../scrape/runs';
 import type { StoredResult } from '../scrape/types';
 import { SCRAPE_OUTPUT_FIELDS } from '../scrape/result';
 import type { AuthContext } from './middleware/auth';
-import { type ScrapeRequest, scrapeCost } from '../scrape/request';
+import type { ScrapeRequest } from '../scrape/request';
+import type { EscalationEntry } from '../scrape/run-attempts';
+import { proxyPlan } from './scrape-escalation';
 import { assertModelFormatsConfigured } from '../scrape/llm/model-formats';
 import { ResourceNeverStarted } from './idempotency';
 import { lookupCacheKey } from '../scrape/cache-key';
@@ -22,10 +24,21 @@ import { apiWebhooks } from './webhooks';
 import type { AppDeps } from './deps';
 
 /** What a run body reads of a run: the row (GET /webhook/runs/:id) or the in-process outcome. */
-export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs'> & {
+export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'cost' | 'request' | 'result' | 'error' | 'httpStatus' | 'elapsedMs' | 'escalation'> & {
   status?: string;
   cachedAt?: Date | string | null;
 };
+
+/**
+ * What served an `auto` run (docs/scraping.md "Escalation"): the engine and proxy tier of its
+ * succeeded attempt, and every attempt's step; nothing for any other run.
+ */
+export function escalationFields(run: Pick<RunLike, 'mode' | 'escalation'>): { served_by?: { engine: string; proxy_tier: string }; escalation?: EscalationEntry[] } {
+  if (!Array.isArray(run.escalation)) return {};
+  const entries = run.escalation as EscalationEntry[];
+  const served = entries.findLast((entry) => entry.outcome === 'succeeded');
+  return { ...(served ? { served_by: { engine: served.engine, proxy_tier: served.proxy_tier } } : {}), escalation: entries };
+}
 
 
 /** The body of a finished run, as POST /webhook/unblocker answers and GET /webhook/runs/:id shows. */
@@ -42,6 +55,7 @@ export function runBody(run: RunLike, remaining: number) {
     attempts: run.attempts,
     ...outputFields(stored, request),
     ...cacheField(run, request),
+    ...escalationFields(run),
     credits: { cost: run.cost, remaining },
   };
 }
@@ -126,12 +140,13 @@ export interface ScrapeRunAnswer {
 }
 
 /** Starts a parsed scrape request as a scrape run, and answers as the scrape route does. */
-export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
+export async function startScrapeRun(deps: AppDeps, auth: AuthContext, asked: ScrapeRequest, options: ScrapeRunOptions = {}): Promise<ScrapeRunAnswer> {
   // One clock reading: the request's 50 s run from here.
   const acceptedAt = options.acceptedAt ?? Date.now();
   const deadline = options.deadline ?? acceptedAt + deps.config.SYNC_TIMEOUT_MS;
-  assertModelFormatsConfigured(deps.config, request.formats);
-  const cost = scrapeCost(request);
+  assertModelFormatsConfigured(deps.config, asked.formats);
+  // Tiers and countries (400 for one no pool serves), and an `auto` request's ladder (docs/scraping.md "Escalation").
+  const { request, cost, escalation } = proxyPlan(deps.config, asked);
   // All only read: the target check (its DNS lookup included), the balance (its statement also
   // counts the account's runs in flight: api/limits.ts) and whether the run emits webhook events.
   const [checked, balanceRead, events] = await Promise.allSettled([
@@ -153,7 +168,7 @@ export async function startScrapeRun(deps: AppDeps, auth: AuthContext, request: 
 
   const { async, ...payload } = request;
   const outcome = await deps.scrapes.run(
-    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt, ...(events.value ? { events: true as const } : {}) },
+    { runId, userId: auth.userId, apiKeyId: auth.apiKeyId, cost, request: payload, acceptedAt, ...(events.value ? { events: true as const } : {}), ...(escalation ? { escalation } : {}) },
     { async, deadline, workflowId: options.workflowId?.(runId), templateId: options.templateId, memo: options.memo },
   );
   if (outcome.status === 'queued') return queuedAnswer(runId, 'queued');

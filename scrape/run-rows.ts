@@ -23,6 +23,8 @@ export interface FinishedRun {
   elapsedMs: number | null;
   /** A `cached` run (the results cache): when the run whose result it answered with finished. */
   cachedAt?: Date | null;
+  /** An `auto` run's attempts (docs/scraping.md "Escalation"); null otherwise. */
+  escalation?: unknown;
 }
 
 export interface NewRun {
@@ -74,4 +76,4 @@ export type RunSql = Pick<SqlPool, '$queryRaw' | 'query' | 'transaction'>;
 
 /** The statuses a transition may leave: every write of an outcome is guarded by it. */
 export const LIVE = `('queued', 'running')`;
-export const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs", "cachedAt"`;
+export const FINISHED_COLUMNS = `id, url, mode, status::text AS status, attempts, cost, request, result, error, "httpStatus", "elapsedMs", "cachedAt", escalation`;

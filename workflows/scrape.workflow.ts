@@ -23,6 +23,7 @@ import { type FirstAttemptOutcome, SCRAPE_RETRY, SCRAPE_SCHEDULE_TO_CLOSE_MS, ty
 import { emitWebhookEvents } from './webhook.workflow';
 import type { FailedScrape } from './activities';
 import { BOOKKEEPING_OPTIONS, describeFailure, runScrapeStepsWith, scrapeRetryPolicy } from './scrape-steps';
+import { climbEscalation, movesOn } from './scrape-escalation';
 
 /** One scrape request (POST /webhook/unblocker, a template run): the scrape steps as a workflow. */
 export async function scrapeWorkflow(input: ScrapeWorkflowInput): Promise<ScrapeWorkflowOutput> {
@@ -189,6 +190,13 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput, cancelled: Readon
   };
   const failureOf = (job: ScrapeJob, error: unknown): FailedScrape => ({ runId: job.runId, ...describeFailure(error) });
 
+  // An `auto` job whose step was blocked climbs on (workflows/scrape-escalation.ts); other jobs never get here.
+  const escalate = async (job: ScrapeJob, from: number, budget: () => number = budgetMs) => {
+    const outcome = await climbEscalation(job, from, input, budget, cancelled);
+    if (outcome.status === 'succeeded') succeeded++;
+    else if (outcome.status === 'failed') await settle([outcome.failure]);
+  };
+
   const laterAttempts = async (job: ScrapeJob) => {
     await sleep(SCRAPE_RETRY.initialIntervalMs);
     if (cancelled.has(job.runId)) return;
@@ -198,7 +206,9 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput, cancelled: Readon
     } catch (error) {
       if (isCancellation(error)) throw error;
       if (cancelled.has(job.runId)) return;
-      await settle([failureOf(job, error)]);
+      const failure = failureOf(job, error);
+      if (movesOn(job, 0, failure.code, failure.message)) return escalate(job, 1);
+      await settle([failure]);
     }
   };
 
@@ -222,7 +232,8 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput, cancelled: Readon
       }
       const job = jobOf.get(outcome.runId)!;
       if (cancelled.has(job.runId)) continue;
-      if (outcome.retryable && job.request.options.retry_count > 0) retries.push(laterAttempts(job));
+      if (movesOn(job, 0, outcome.code, outcome.message)) retries.push(escalate(job, 1));
+      else if (outcome.retryable && job.request.options.retry_count > 0) retries.push(laterAttempts(job));
       else finalFailures.push({ runId: outcome.runId, code: outcome.code, message: outcome.message });
     }
     await Promise.all([settle(finalFailures), ...retries]);
@@ -247,6 +258,8 @@ async function runScrapeBatch(input: ScrapeBatchWorkflowInput, cancelled: Readon
       await settle([{ runId: job.runId, code: 'TIMEOUT', message: `no browser worker took the scrape within ${SCRAPE_SCHEDULE_TO_CLOSE_MS} ms` }]);
       return;
     }
+    // An `auto` job starting on the browser (it asked for a browser-only field) climbs its tiers from here.
+    if (job.escalation) return escalate(job, 0, () => Math.max(1000, budget - (Date.now() - startedAt)));
     try {
       await renderPage(job, budget)({ runId: job.runId, request: job.request, finishOnSuccess: true, debit: { userId: job.userId, apiKeyId: job.apiKeyId, amount: job.cost } });
       succeeded++;

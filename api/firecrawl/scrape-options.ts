@@ -9,8 +9,9 @@
  *   agent and touch)); a PDF or DOCX target is always answered as markdown (`parsers: ["pdf"]`,
  *   v1's `parsePDF: true`: what we do anyway);
  * - ignored: accepted with its type checked and not acted on (the SDKs' defaulted fields, and
- *   fields naming features we do not have: `location`, `proxy`, …);
+ *   fields naming features we do not have, …);
  *   `skipTlsVerification: true` is our `skip_tls_verification` (both engines accept any certificate);
+ * - proxies: `proxy` and `location` map onto our proxy tiers and countries (docs/firecrawl.md);
  * - refused: a 400 naming the field, for what we cannot do and a caller relies on (an action we
  *   do not have, e.g. `pdf`). `changeTracking` (with `markdown`, as Firecrawl asks) is ours
  *   (docs/firecrawl.md "Change tracking"); its object form's `modes: ["git-diff"]` adds the diff.
@@ -20,15 +21,18 @@
  * Unknown fields are ignored (Firecrawl's own server is strict; its SDKs and MCP server add
  * fields release after release, and a 400 for those would break them).
  *
- * Mode: http, unless the request needs a browser (a screenshot, actions, `waitFor` > 0, `mobile: true`);
- * the extension field `mode` (`"http"` | `"browser"`) forces one. The extension field `session`
+ * Mode: `auto` (docs/scraping.md "Escalation"), starting on http unless the request needs a browser
+ * (a screenshot, actions, `waitFor` > 0, `mobile: true`); the extension field `mode` forces one. The extension field `session`
  * names a stored session (docs/scraping.md "Sessions"); `headers.cookie` works in both modes.
  */
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { MAX_DOCUMENT_PAGES, MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
 import type { FormatEntry } from '../../scrape/types';
-import { SCRAPE_MODES, type ScrapeMode } from '../../scrape/engines';
+import { SCRAPE_REQUEST_MODES } from '../../scrape/request';
+import type { ProxyTierChoice } from '../../scrape/proxy-tiers';
+
+type ScrapeRequestMode = (typeof SCRAPE_REQUEST_MODES)[number];
 import { scrapeSessionSchema } from '../../scrape/cookies';
 import { MAX_CACHE_AGE_MS } from '../../scrape/cache-key';
 
@@ -65,8 +69,11 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   timeout: z.number().positive().optional().meta({ description: 'ms: the answer comes within it (408 after; the run is cancelled and refunded)' }),
   mobile: z.boolean().optional().meta({ description: "true renders the page in a browser as a phone (viewport, user agent, touch)" }),
   actions: z.array(z.unknown()).optional().meta({ description: 'Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser' }),
-  location: z.looseObject({ country: z.string().optional(), languages: stringList.optional() }).optional().meta({ description: 'Ignored' }),
-  proxy: z.string().optional().meta({ description: 'Ignored (our proxies are PROXY_URLS\')' }),
+  location: z
+    .looseObject({ country: z.string().optional(), languages: stringList.optional() })
+    .optional()
+    .meta({ description: 'country: our `country` (a proxy pool of that country, PROXY_TIERS; 400 naming it when none); languages: the Accept-Language header unless headers set one' }),
+  proxy: z.string().optional().meta({ description: 'basic | stealth (enhanced: stealth) pin a proxy tier; auto (default) climbs the tiers (docs/scraping.md "Escalation")' }),
   skipTlsVerification: z.boolean().optional().meta({ description: 'true accepts invalid and self-signed certificates (both engines); default false' }),
   removeBase64Images: z.boolean().optional(),
   fastMode: z.boolean().optional(),
@@ -82,7 +89,7 @@ export const firecrawlScrapeOptionsSchema = z.looseObject({
   zeroDataRetention: z.boolean().optional(),
   integration: z.string().nullable().optional(),
   origin: z.string().optional(),
-  mode: z.enum(SCRAPE_MODES).optional().meta({ description: 'Extension: force the engine ("http" or "browser") instead of the choice above' }),
+  mode: z.enum(SCRAPE_REQUEST_MODES).optional().meta({ description: 'Extension: force the engine ("http" or "browser") instead of auto (http first, the browser and the next proxy tier when blocked)' }),
   session: scrapeSessionSchema.optional().meta({ description: 'Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions")' }),
 });
 
@@ -138,11 +145,31 @@ export function withScheme(url: unknown): unknown {
   return trimmed === '' || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `http://${trimmed}`;
 }
 
-/** http, unless the request needs a browser; `mode` forces one. */
-export function chosenMode(options: FirecrawlScrapeOptions, wanted: WantedFormats): ScrapeMode {
-  if (options.mode) return options.mode;
-  const needsBrowser = wanted.formats.includes('screenshot') || (options.waitFor ?? 0) > 0 || options.mobile === true || (options.actions?.length ?? 0) > 0;
-  return needsBrowser ? 'browser' : 'http';
+/**
+ * `auto` (docs/scraping.md "Escalation"): it starts on http, or on the browser when the request
+ * needs one (a screenshot, actions, `waitFor` > 0, `mobile: true`), and moves on when blocked;
+ * the extension field `mode` forces an engine.
+ */
+export function chosenMode(options: FirecrawlScrapeOptions): ScrapeRequestMode {
+  return options.mode ?? 'auto';
+}
+
+/** Firecrawl's `proxy` names → our `proxy_tier` (`enhanced` is Firecrawl's later name for stealth); anything else is a 400 naming it. */
+const FIRECRAWL_PROXIES: Record<string, ProxyTierChoice> = { basic: 'basic', stealth: 'stealth', enhanced: 'stealth', auto: 'auto' };
+
+/** `proxy` and `location` → `proxy_tier`, `country` and (from `languages`, unless headers name one) an Accept-Language header. */
+function proxyFields(options: FirecrawlScrapeOptions, where: string): { proxy_tier?: ProxyTierChoice; country?: string; headers?: Record<string, string> } {
+  const fields: { proxy_tier?: ProxyTierChoice; country?: string; headers?: Record<string, string> } = {};
+  if (options.proxy !== undefined) {
+    const tier = FIRECRAWL_PROXIES[options.proxy];
+    if (!tier) throw new AppError('BAD_REQUEST', `${where}proxy "${options.proxy}" is not supported: use ${Object.keys(FIRECRAWL_PROXIES).join(', ')}`);
+    fields.proxy_tier = tier;
+  }
+  if (options.location?.country !== undefined) fields.country = options.location.country;
+  const languages = options.location?.languages?.filter((l) => l.trim() !== '') ?? [];
+  const hasLanguage = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === 'accept-language');
+  if (languages.length && !hasLanguage) fields.headers = { ...options.headers, 'Accept-Language': languages.join(',') };
+  return fields;
 }
 
 export interface MappedScrape {
@@ -178,7 +205,8 @@ function cacheOptions(options: FirecrawlScrapeOptions): { max_age?: number; stor
  */
 export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, where = ''): MappedScrape {
   const wanted = wantedFormats(options.formats, `${where}formats`);
-  const mode = chosenMode(options, wanted);
+  const mode = chosenMode(options);
+  const proxy = proxyFields(options, where);
   const ours: FormatEntry[] = [];
   for (const f of wanted.formats) {
     if (f === 'screenshot') ours.push(wanted.fullPage ? 'screenshot@fullPage' : 'screenshot');
@@ -200,6 +228,7 @@ export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, w
     ...(options.includeTags?.length ? { include_tags: options.includeTags } : {}),
     ...(options.excludeTags?.length ? { exclude_tags: options.excludeTags } : {}),
     ...(options.headers && Object.keys(options.headers).length ? { headers: options.headers } : {}),
+    ...proxy,
     ...(options.session ? { session: options.session } : {}),
     ...(maxPages !== undefined ? { document: { max_pages: maxPages } } : {}),
     ...actionsOf(options),

@@ -139,6 +139,8 @@ async function runStatusBody(deps: AppDeps, run: RunRow, userId: string) {
     links: { self: `/webhook/runs/${run.id}` },
     // Attempts that went through an outbound proxy (docs/scraping.md "Proxies"); absent otherwise.
     ...(Array.isArray(run.proxyAttempts) ? { proxy_attempts: run.proxyAttempts } : {}),
+    // An `auto` run's steps (docs/scraping.md "Escalation"); absent otherwise.
+    ...(Array.isArray(run.escalation) ? { escalation: run.escalation } : {}),
   };
   // A run answered from the results cache shows its result as a succeeded one does.
   if (run.status === 'succeeded' || run.status === 'cached') return { ...base, result: runBody(run, await getBalance(deps.sql, userId)) };

@@ -22,6 +22,20 @@ export const errorBodySchema = z
 
 export const linksSchema = z.looseObject({ self: z.string() });
 
+/** An `auto` run's attempts, in order (docs/scraping.md "Escalation"). */
+const escalationSchema = z
+  .array(
+    z.object({
+      attempt: z.int(),
+      engine: z.string(),
+      proxy_tier: z.string().meta({ description: 'basic, stealth, or direct (no proxy)' }),
+      outcome: z.string().meta({ description: '`succeeded` or the attempt\'s error code' }),
+      escalated: z.string().optional().meta({ description: 'Why the run moved on to its next step after this attempt: blocked, app_shell or noscript' }),
+      blocked_by: z.string().optional(),
+    }),
+  )
+  .meta({ description: '`auto` mode: every attempt with its engine, proxy tier and outcome, and why the run moved on' });
+
 /** A finished run's body: the run's own fields around the scrape's output, declared once in scrape/result.ts. */
 export const runResultSchema = z
   .looseObject({
@@ -37,6 +51,8 @@ export const runResultSchema = z
       .object({ state: z.enum(['hit', 'miss']), cached_at: z.iso.datetime().optional().meta({ description: 'A hit: when the run that answered it finished' }) })
       .optional()
       .meta({ description: 'The results cache (docs/scraping.md "Results cache"): `hit` (cost 0), or `miss` when the request allowed a cached answer (`max_age` > 0) and the page was fetched' }),
+    served_by: z.object({ engine: z.string(), proxy_tier: z.string() }).optional().meta({ description: '`auto` mode: the engine and proxy tier (`direct` without one) that served the page (docs/scraping.md "Escalation")' }),
+    escalation: escalationSchema.optional(),
     credits: z.object({ cost: z.int(), remaining: z.int() }),
   })
   .meta({ id: 'ScrapeResult' });
@@ -58,6 +74,7 @@ export const runStatusSchema = z
       .array(z.object({ attempt: z.int(), proxy: z.string().meta({ description: 'host:port of the outbound proxy (never its credentials)' }), outcome: z.string(), message: z.string().optional() }))
       .optional()
       .meta({ description: 'Attempts that went through an outbound proxy (PROXY_URLS), in order: `succeeded` or the error code' }),
+    escalation: escalationSchema.optional(),
   })
   .meta({ id: 'ScrapeRun' });
 
