@@ -334,18 +334,11 @@ const configSchema = z.object({
   LLM_MAX_OUTPUT_TOKENS: z.coerce.number({ message: 'must be a whole number' }).int().min(16).max(65_536).default(4096),
   /** `json_schema` (structured outputs: OpenAI, vLLM, Ollama ≥ 0.5) or `json_object` for servers without them. */
   LLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
-  /**
-   * Web search (docs/search.md): a SearXNG instance's base URL (the variable self-hosted Firecrawl
-   * reads); its JSON API `GET /search?format=json` must be enabled (search.formats in its
-   * settings.yml). Unset: the search routes answer 400 SEARCH_NOT_CONFIGURED. The operator's own
-   * endpoint: loopback and private addresses allowed, as for LLM_BASE_URL.
-   */
+  /** Web search (docs/search.md): a SearXNG base URL, its JSON format enabled; unset → 400 SEARCH_NOT_CONFIGURED. Private addresses allowed (the operator's). */
   SEARXNG_ENDPOINT: z.string().url('must be a URL').regex(/^https?:\/\//i, 'must be an http(s) URL').optional(),
-  /** Passed through as SearXNG's `engines` on web searches (comma-separated names), as Firecrawl does. */
+  /** SearXNG's `engines` and `categories` on web searches, passed through as self-hosted Firecrawl does; one request's deadline. */
   SEARXNG_ENGINES: z.string().optional(),
-  /** Passed through as SearXNG's `categories` on web searches (default `general`). */
   SEARXNG_CATEGORIES: z.string().optional(),
-  /** One SearXNG request's deadline (it waits for its slowest engine). */
   SEARXNG_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(500).max(120_000).default(15_000),
 });
 
