@@ -72,6 +72,8 @@ export function resultCacheKey(request: CacheableRequest): string | null {
   for (const [field, value] of Object.entries(request)) if (!NOT_IN_KEY.has(field)) keyed[field] = value;
   keyed.url = fetchedUrl(request.url);
   for (const field of TRUE_WHEN_ABSENT) keyed[field] ??= true;
+  // `proxy: "default"` is what an absent one means.
+  if (keyed.proxy === 'default') delete keyed.proxy;
   // The order formats are listed in changes nothing in the result.
   if (Array.isArray(keyed.formats)) keyed.formats = (keyed.formats as unknown[]).map(canonicalJson).sort();
   return createHash('sha256').update(canonicalJson(keyed)).digest('base64url');
