@@ -92,9 +92,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const { emit, emitted } = eventsBeside();
 
   async function runPage(page: CrawlPageClaim): Promise<void> {
-    // No await at all unless the job allows the cache: histories recorded before keep their order.
-    const fromCache = pageFromCache(plan, page);
-    const cached = fromCache && (await fromCache);
+    // No await unless the job allows the cache (pageFromCache null): older histories keep their order.
+    const fromCache = pageFromCache(plan, page), cached = fromCache && (await fromCache);
     if (cached) return emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome: { status: 'succeeded', ...cached }, events: plan.events }));
     let outcome: CrawlPageOutcome;
     await turns.acquire(page);
