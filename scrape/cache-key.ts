@@ -17,9 +17,6 @@
 import { createHash } from 'node:crypto';
 import type { ScrapeRequestPayload } from './request';
 
-/** The most a request may ask for (ms): a year, well past any use. */
-export const MAX_CACHE_AGE_MS = 365 * 24 * 3600 * 1000;
-
 /** The request fields that never change a result. */
 const NOT_IN_KEY = new Set(['async', 'webhook', 'options', 'max_age', 'store_in_cache']);
 

@@ -24,9 +24,10 @@ import { jsonSchemaProblem } from './llm/json-schema';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
 import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
 import { attemptTimeoutMs } from './attempt-budget';
-import { MAX_CACHE_AGE_MS } from './cache-key';
 
 export const MAX_SELECTORS = 50;
+/** The longest `max_age` (ms) of the results cache (scrape/cache-key.ts): a year, well past any use. */
+export const MAX_CACHE_AGE_MS = 365 * 24 * 3600 * 1000;
 export const MAX_TIMEOUT_MS = 50_000;
 /** At most this many `include_tags` / `exclude_tags` each. */
 export const MAX_TAG_SELECTORS = 50;
