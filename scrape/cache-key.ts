@@ -17,9 +17,6 @@
 import { createHash } from 'node:crypto';
 import type { ScrapeRequestPayload } from './request';
 
-/** The most a request may ask for (ms): a year, well past any use. */
-export const MAX_CACHE_AGE_MS = 365 * 24 * 3600 * 1000;
-
 /** The request fields that never change a result. */
 const NOT_IN_KEY = new Set(['async', 'webhook', 'options', 'max_age', 'store_in_cache']);
 
@@ -72,6 +69,8 @@ export function resultCacheKey(request: CacheableRequest): string | null {
   for (const [field, value] of Object.entries(request)) if (!NOT_IN_KEY.has(field)) keyed[field] = value;
   keyed.url = fetchedUrl(request.url);
   for (const field of TRUE_WHEN_ABSENT) keyed[field] ??= true;
+  // `proxy: "default"` is what an absent one means.
+  if (keyed.proxy === 'default') delete keyed.proxy;
   // The order formats are listed in changes nothing in the result.
   if (Array.isArray(keyed.formats)) keyed.formats = (keyed.formats as unknown[]).map(canonicalJson).sort();
   return createHash('sha256').update(canonicalJson(keyed)).digest('base64url');

@@ -25,12 +25,13 @@ import { jsonSchemaProblem } from './llm/json-schema';
 import type { BlockableResourceType, ScrapeCallOptions, ScrapeResult, SelectorSpec, WaitUntil } from './types';
 import { actionSelectors, actionsSchema, totalWaitMs } from './actions';
 import { attemptTimeoutMs } from './attempt-budget';
-import { MAX_CACHE_AGE_MS } from './cache-key';
 import type { ScrapeRequestKey } from './request-keys';
 
 export const MAX_SELECTORS = 50;
 /** What `mode` accepts: an engine, or `auto` (docs/scraping.md "Escalation"). */
 export const SCRAPE_REQUEST_MODES = [...SCRAPE_MODES, 'auto'] as const;
+/** The longest `max_age` (ms) of the results cache (scrape/cache-key.ts): a year, well past any use. */
+export const MAX_CACHE_AGE_MS = 365 * 24 * 3600 * 1000;
 export const MAX_TIMEOUT_MS = 50_000;
 /** At most this many `include_tags` / `exclude_tags` each. */
 export const MAX_TAG_SELECTORS = 50;

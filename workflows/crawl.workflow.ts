@@ -92,7 +92,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const { emit, emitted } = eventsBeside();
 
   async function runPage(page: CrawlPageClaim): Promise<void> {
-    const cached = await pageFromCache(plan, page);
+    // No await unless the job allows the cache (pageFromCache null): older histories keep their order.
+    const fromCache = pageFromCache(plan, page), cached = fromCache && (await fromCache);
     if (cached) return emit(await settling.settleCrawlPage({ crawlId, runId: page.runId, outcome: { status: 'succeeded', ...cached }, events: plan.events }));
     let outcome: CrawlPageOutcome;
     await turns.acquire(page);
@@ -314,7 +315,7 @@ function hostTurns(readyAt: Record<string, number>) {
  * cache: not fetched (no politeness turn), not charged. Null: scrape it. Histories of jobs
  * without max_age (all those before the cache existed) never reach the patch.
  */
-async function pageFromCache(plan: CrawlPlan, page: CrawlPageClaim): Promise<{ httpStatus: number } | null> {
+function pageFromCache(plan: CrawlPlan, page: CrawlPageClaim): Promise<{ httpStatus: number } | null> | null {
   if ((plan.scrape.max_age ?? 0) <= 0 || !patched(CRAWL_RESULTS_CACHE_PATCH)) return null;
   return bookkeeping.answerCrawlPageFromCache({ runId: page.runId, userId: plan.userId, request: { ...plan.scrape, url: page.url } });
 }

@@ -27,14 +27,13 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
-import { MAX_DOCUMENT_PAGES, MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
+import { MAX_CACHE_AGE_MS, MAX_DOCUMENT_PAGES, MAX_TIMEOUT_MS, type ScrapeRequest, parseScrapeRequest } from '../../scrape/request';
 import type { FormatEntry } from '../../scrape/types';
 import { SCRAPE_REQUEST_MODES } from '../../scrape/request';
 import type { ProxyTierChoice } from '../../scrape/proxy-tiers';
 
 type ScrapeRequestMode = (typeof SCRAPE_REQUEST_MODES)[number];
 import { scrapeSessionSchema } from '../../scrape/cookies';
-import { MAX_CACHE_AGE_MS } from '../../scrape/cache-key';
 
 /** The Firecrawl formats we produce, and the field each fills in the document (v1's `extract` is `json` under v1's name). */
 export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'json', 'extract', 'summary', 'changeTracking'] as const;

@@ -81,7 +81,7 @@ describe('native POST /webhook/unblocker with max_age', () => {
     expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(balance);
     expect(await runRow(second.body.id)).toMatchObject({ status: 'cached', cost: 0, cachedFrom: first.body.id });
     // What GET /pricing says a hit costs.
-    expect(((await request(stack.baseUrl, 'GET', '/pricing', {})).body as Body).cache.hit).toBe(second.body.credits.cost);
+    expect((await request(stack.baseUrl, 'GET', '/pricing', {})).body.cache.hit).toBe(second.body.credits.cost);
 
     // History shows it: GET /webhook/runs/:id and the account's run list.
     const shown = await request(stack.baseUrl, 'GET', `/webhook/runs/${second.body.id}`, { 'x-api-key': account.apiKey });
