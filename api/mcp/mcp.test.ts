@@ -64,12 +64,12 @@ beforeEach(async () => {
 });
 
 describe('/mcp: the transport and its checks', () => {
-  it('lists the eleven tools, their input schemas converted from the routes\' request schemas', async () => {
+  it('lists the fourteen tools, their input schemas converted from the routes\' request schemas', async () => {
     const client = await connect({ 'x-api-key': account.apiKey });
     expect(client.getServerVersion()).toEqual({ name: 'scrape-api', version: '0.1.0' });
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['batch_scrape', 'batch_status', 'crawl', 'crawl_status', 'flow_input', 'flow_run_status', 'get_run', 'map', 'run_flow', 'scrape', 'search']);
+    expect([...byName.keys()].sort()).toEqual(['batch_scrape', 'batch_status', 'crawl', 'crawl_status', 'extract', 'extract_status', 'flow_input', 'flow_run_status', 'get_run', 'map', 'parse', 'run_flow', 'scrape', 'search']);
     const propertiesOf = (schema: z.ZodType) => Object.keys((z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties: Json }).properties).sort();
     expect(Object.keys(byName.get('scrape')!.inputSchema.properties!).sort()).toEqual(propertiesOf(scrapeRequestSchema));
     expect(byName.get('scrape')!.inputSchema.required).toEqual(['url']);
@@ -103,7 +103,7 @@ describe('/mcp: the transport and its checks', () => {
 
   it('takes the key as a Bearer token', async () => {
     const client = await connect({ authorization: `Bearer ${account.apiKey}` });
-    expect((await client.listTools()).tools).toHaveLength(11);
+    expect((await client.listTools()).tools).toHaveLength(14);
   });
 
   it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {

@@ -110,6 +110,33 @@ const SPECS: readonly ToolSpec[] = [
     ids: { id: { arg: 'id', description: 'The run id (a scrape, map or page `run_id`)' } },
     text: runMarkdownOf,
   },
+  // Firecrawl's parse and extract (docs/firecrawl.md "Parse", "Extract"): a document at a URL, and the operator's model over pages.
+  {
+    name: 'parse',
+    title: 'Parse a PDF or DOCX at a URL',
+    description:
+      'Convert a PDF or DOCX at a URL to markdown, with its title, author and page count in metadata (the file is fetched and converted as a document scrape: 1 credit in http mode, refunded when it cannot be read; `document: {max_pages}` limits the pages of a PDF read). A web page at that URL comes back as its markdown. To convert a file you hold, upload it to POST /documents or POST /v2/parse instead.',
+    method: 'post',
+    path: '/webhook/unblocker',
+    bodyDefaults: (body) => ({ ...body, formats: body.formats ?? ['markdown', 'metadata'] }),
+    text: markdownOf,
+  },
+  {
+    name: 'extract',
+    title: "Extract structured data from pages with the operator's model",
+    description:
+      "Start an extract job: `urls` (a URL ending in /* crawls that site, at most 10 pages), `prompt` and/or `schema` (a JSON Schema the answer must match), `showSources` (the pages each field came from). Every page is scraped (its scrape's price), then the operator's model reads their main content (5 credits, refunded when it fails). Needs a model configured on the service (else LLM_NOT_CONFIGURED, nothing charged). Answers the job id at once: follow it with extract_status until `completed` (then `data`) or `failed`.",
+    method: 'post',
+    path: '/v2/extract',
+  },
+  {
+    name: 'extract_status',
+    title: "An extract job's status and data",
+    description: "An extract job: `status` (processing, completed, failed, cancelled), `data` once completed, `sources` when asked, the credits and model tokens used.",
+    method: 'get',
+    path: '/v2/extract/:id',
+    ids: { id: { arg: 'id', description: 'The extract job id (extract answered it)' } },
+  },
   {
     name: 'run_flow',
     title: 'Run a flow',

@@ -40,6 +40,7 @@ import { type TestAccount, createAccount, setBalance, sql } from '../helpers/acc
 import { TEST_ENV } from '../helpers/env';
 import { fourNodeFlow, startWebhookReceiver, type WebhookReceiver } from '../helpers/flows';
 import { type Json, call } from '../helpers/http';
+import { type FakeLlm, startFakeLlm } from '../helpers/fake-llm';
 import { type Stack, startStack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../helpers/webhook-receiver';
@@ -87,6 +88,8 @@ interface Context {
   site: CrawlSite;
   events: EventReceiver;
   flowHook: WebhookReceiver;
+  /** The operator's model, scripted (Firecrawl's extract). */
+  llm: FakeLlm;
   account: TestAccount;
   localPaymentSecret: string;
   /** A new account (subscriptions: one live subscription per account). */
@@ -470,6 +473,21 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    produces: { 'extractWorkflow.completed': "a Firecrawl extract of one page: its batch job awaited, then the model's step (one chunk)" },
+    async run(ctx): Promise<Recording[]> {
+      ctx.llm.script({ content: JSON.stringify({ title: 'Docs 0' }) });
+      const started = await ok(ctx.api('POST', '/v2/extract', { urls: [`${ctx.site.url}/docs/0`], prompt: 'the page title' }), 200, 'start an extract');
+      const id = started.id as string;
+      await waitFor('the extract completed', async () => {
+        const [row] = await sql<{ status: string }>(ctx.stack.databaseUrl, 'SELECT status FROM extract_job WHERE id = $1', [id]);
+        if (row && row.status !== 'processing' && row.status !== 'completed') throw new Error(`the extract ended ${row.status}`);
+        return row?.status === 'completed' ? row : undefined;
+      }, CLOSE_WAIT_MS);
+      await ctx.client.workflow.getHandle(workflowIds.extract(id)).result();
+      return [{ name: 'extractWorkflow.completed', workflowId: workflowIds.extract(id), covers: { 'activity:awaitExtractJobs': 1, 'activity:runExtraction': 1, 'end:completed': 1 } }];
+    },
+  },
+  {
     produces: { 'echoWorkflow.diagnostics': 'POST /diagnostics/echo: one activity round trip' },
     async run(ctx): Promise<Recording[]> {
       const body = await ok(call(ctx.stack.baseUrl, 'POST', '/diagnostics/echo', {}, { message: 'replay' }), 200, 'echo');
@@ -534,7 +552,7 @@ async function main(): Promise<void> {
   process.env[TEST_ENV.temporalAddress] = temporal.address;
 
   const localPaymentSecret = randomBytes(24).toString('hex');
-  const [fixtures, site, events, flowHook] = await Promise.all([startFixtureServer(), startCrawlSite(), startEventReceiver(), startWebhookReceiver()]);
+  const [fixtures, site, events, flowHook, llm] = await Promise.all([startFixtureServer(), startCrawlSite(), startEventReceiver(), startWebhookReceiver(), startFakeLlm()]);
   let stack: Stack | undefined;
   let connection: Connection | undefined;
   try {
@@ -545,6 +563,8 @@ async function main(): Promise<void> {
         SUBSCRIPTION_PLANS: JSON.stringify(PLANS),
         PAYMENT_PROVIDER: 'local',
         LOCAL_PAYMENT_SECRET: localPaymentSecret,
+        LLM_BASE_URL: llm.baseUrl,
+        LLM_MODEL: 'fixture-model',
         ...WEBHOOK_ENV,
       },
     });
@@ -567,6 +587,7 @@ async function main(): Promise<void> {
       site,
       events,
       flowHook,
+      llm,
       account,
       localPaymentSecret,
       newAccount,
@@ -615,7 +636,7 @@ async function main(): Promise<void> {
   } finally {
     await connection?.close();
     await stack?.stop();
-    await Promise.all([fixtures.close(), site.close(), events.close(), flowHook.close()]);
+    await Promise.all([fixtures.close(), site.close(), events.close(), flowHook.close(), llm.close()]);
     await temporal.stop();
     await postgres.stop();
     rmSync(scratch, { recursive: true, force: true });
