@@ -33,9 +33,9 @@ function redactAction(action: unknown): unknown {
 export function redactRequestSecrets<T>(request: T): T {
   if (!isRecord(request)) return request;
   const out: Record<string, unknown> = { ...request };
-  if (Array.isArray(out.cookies)) out.cookies = out.cookies.map((cookie) => (isRecord(cookie) ? { ...cookie, value: REDACTED } : cookie));
+  if (Array.isArray(out.cookies)) out.cookies = (out.cookies as unknown[]).map((cookie) => (isRecord(cookie) ? { ...cookie, value: REDACTED } : cookie));
   if ('headers' in out) out.headers = redactHeaders(out.headers);
-  if (Array.isArray(out.actions)) out.actions = out.actions.map(redactAction);
+  if (Array.isArray(out.actions)) out.actions = (out.actions as unknown[]).map(redactAction);
   if (isRecord(out.fill_form) && isRecord(out.fill_form.fields)) {
     out.fill_form = { ...out.fill_form, fields: Object.fromEntries(Object.keys(out.fill_form.fields).map((field) => [field, REDACTED])) };
   }
