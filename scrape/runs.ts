@@ -10,11 +10,14 @@
  * are recorded through it too (`recordClaimedPageRuns`, `insertFlowRun`).
  *
  * Plain SQL (platform/sql.ts): these statements are the hot path of every scrape.
+ * A request is stored with its secrets redacted (request-redaction.ts): the scrape reads its
+ * request from the workflow input, never from the row.
  */
 import { jsonbText } from '../platform/sql';
 import { runAttemptStatements } from './run-attempts';
 import { runCancelStatements } from './run-cancel';
 import { createResultsCache } from './results-cache';
+import { redactRequestSecrets } from './request-redaction';
 import { FINISHED_COLUMNS, type FinishedRun, LIVE, type NewFlowRun, type NewRun, type PageRunTemplate, type RunFailure, type RunSql, TERMINAL_STATUSES } from './run-rows';
 
 export { TERMINAL_STATUSES } from './run-rows';
@@ -41,7 +44,7 @@ export function createScrapeRunStore(sql: RunSql) {
           runs.map((r) => r.workflowId),
           runs.map((r) => r.mode),
           runs.map((r) => r.url),
-          runs.map((r) => jsonbText(r.request)),
+          runs.map((r) => jsonbText(redactRequestSecrets(r.request))),
           runs.map((r) => r.cost),
         ],
       );
@@ -67,7 +70,7 @@ export function createScrapeRunStore(sql: RunSql) {
       await sql.query(
         `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost)
          VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHING`,
-        [run.id, run.userId, run.apiKeyId, run.workflowId, run.mode, run.url, jsonbText(run.request), run.cost],
+        [run.id, run.userId, run.apiKeyId, run.workflowId, run.mode, run.url, jsonbText(redactRequestSecrets(run.request)), run.cost],
       );
     },
 
@@ -76,7 +79,7 @@ export function createScrapeRunStore(sql: RunSql) {
       await sql.query(
         `INSERT INTO scrape_run (id, "userId", "apiKeyId", "workflowId", mode, url, request, cost, "flowRunId", "flowNodeId", "flowItemIndex")
          VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
-        [run.id, run.userId, run.apiKeyId, run.workflowId, run.mode, run.url, jsonbText(run.request), run.cost, run.flowRunId, run.flowNodeId, run.flowItemIndex],
+        [run.id, run.userId, run.apiKeyId, run.workflowId, run.mode, run.url, jsonbText(redactRequestSecrets(run.request)), run.cost, run.flowRunId, run.flowNodeId, run.flowItemIndex],
       );
     },
 
@@ -149,7 +152,7 @@ export async function recordClaimedPageRuns(tx: RawQueryClient, pages: ReadonlyA
     run.apiKeyId,
     run.workflowId,
     run.mode,
-    JSON.stringify(run.request),
+    JSON.stringify(redactRequestSecrets(run.request)),
     run.cost,
     pages.map((p) => p.url),
   );

@@ -22,6 +22,7 @@ import { sessionStoreFromConfig } from '../sessions/store';
 import { periodChargerFor } from '../billing/payments/provider';
 import { createWebhookSender } from '../webhooks/deliver';
 import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
+import { chromiumIsolation } from '../scrape/browser/launch-environment';
 
 export type WorkerDeps = ActivityDeps & { browserPool?: BrowserPool; close(): Promise<void> };
 
@@ -62,6 +63,9 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   const webhooks = webhookSettings(config);
   const webhookSender = createWebhookSender({ db, settings: webhooks, guard: createWebhookGuard(webhooks, blacklist.isBlacklisted) });
   if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
+  // One line at start when Chromium cannot have its sandbox here (docs/operations.md, "Chromium's isolation").
+  const isolationNotice = browserPool ? chromiumIsolation(config.CHROMIUM_PATH).notice : undefined;
+  if (isolationNotice) logger.warn(isolationNotice);
   return {
     db,
     sql,

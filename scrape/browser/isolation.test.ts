@@ -87,10 +87,10 @@ describe("the worker's Chromium", () => {
     const secrets = [stack.env.DATABASE_URL!, stack.env.BETTER_AUTH_SECRET!, stack.env.TEMPORAL_PAYLOAD_KEY!, ...Object.values(SECRETS).filter((v) => v.length > 16)];
     // A page that answers after 4 s: the renderer is up while the scrape waits.
     const answer = call(stack.baseUrl, 'POST', '/webhook/unblocker', { 'x-api-key': account.apiKey }, { url: `${fixtures.url}/page/1?delay=4000`, mode: 'browser', selectors: ['h1'] });
-    const processes = await waitFor('a Chromium renderer of the worker', async () => {
+    const processes = await waitFor('a Chromium renderer of the worker', () => {
       // Chromium rewrites its children's command lines (one string, spaces between): read them joined.
       const tree = descendants(workerPid).filter((p) => /chrom/i.test(p.cmdline.join(' ')));
-      return tree.some((p) => p.cmdline.join(' ').includes('--type=renderer')) ? tree : undefined;
+      return Promise.resolve(tree.some((p) => p.cmdline.join(' ').includes('--type=renderer')) ? tree : undefined);
     }, 90_000);
     expect((await answer).status).toBe(200);
 
