@@ -45,6 +45,8 @@ export const crawlRequestSchema = z.strictObject({
   per_host_delay_ms: int().min(0).max(PER_HOST_DELAY_MAX_MS).default(250),
   scrape: pageScrapeSchema.default({}),
   webhook: webhookSpecSchema.optional(),
+  // Pages are told apart by path, not query: `/p?x=1` and `/p?x=2` are the page `/p` (docs/crawl.md).
+  ignore_query_parameters: z.boolean().optional(),
 });
 
 export const batchRequestSchema = z.strictObject({

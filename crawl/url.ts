@@ -71,6 +71,15 @@ export function normalizeUrl(raw: string, base?: string): string | null {
   return search === '' && href.endsWith('?') ? href.slice(0, -1) : href;
 }
 
+/**
+ * A normalised URL without its query (`ignore_query_parameters`, docs/crawl.md): `/p?x=1` and
+ * `/p?x=2` are the page `/p`, fetched and paid once.
+ */
+export function withoutQuery(normalised: string): string {
+  const cut = normalised.indexOf('?');
+  return cut === -1 ? normalised : normalised.slice(0, cut);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scope
 

@@ -18,6 +18,16 @@ export interface WantedDocumentFormats {
   fullPage?: boolean;
   /** `{type: "changeTracking", modes: ["git-diff"]}`: the document's changeTracking carries `diff`. */
   changeTrackingDiff?: boolean;
+  /** `removeBase64Images: false`: the markdown keeps its base64 images. */
+  keepBase64Images?: boolean;
+}
+
+/** A markdown image whose source is a base64 data URL (Firecrawl's `removeBase64Images`, its default). */
+const BASE64_IMAGE = /(!\[[^\]]*\]\()data:image\/[^;)\s]*;base64,[^)\s]*/g;
+
+/** The markdown without its base64 images' data (the image stays, as `<Base64-Image-Removed>`, as at Firecrawl). */
+export function withoutBase64Images(markdown: string): string {
+  return markdown.replace(BASE64_IMAGE, '$1<Base64-Image-Removed>');
 }
 
 /** What the mapper reads of a finished run's body (api/scrape-run.ts `runBody`). */
@@ -153,7 +163,7 @@ export function toFirecrawlDocument(page: ScrapedPage, wanted: WantedDocumentFor
   const { screenshot, actionScreenshots = [] } = images;
   const has = (format: string) => wanted.formats.includes(format);
   return {
-    ...(has('markdown') ? { markdown: page.markdown ?? '' } : {}),
+    ...(has('markdown') ? { markdown: wanted.keepBase64Images ? (page.markdown ?? '') : withoutBase64Images(page.markdown ?? '') } : {}),
     ...(has('html') ? { html: page.html ?? '' } : {}),
     ...(has('rawHtml') ? { rawHtml: page.rawHtml ?? '' } : {}),
     ...(has('links') ? { links: (page.links ?? []).map((link) => link.url) } : {}),

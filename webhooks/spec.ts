@@ -55,7 +55,7 @@ export interface FirecrawlWebhookTarget {
   /** Firecrawl's event names wanted: `started`, `page`, `completed`, `failed`. */
   events: string[];
   /** The formats each page's document shows (the compatible scrape mapper's `WantedFormats`). */
-  wanted: { formats: string[]; fullPage?: boolean; changeTrackingDiff?: boolean };
+  wanted: { formats: string[]; fullPage?: boolean; changeTrackingDiff?: boolean; keepBase64Images?: boolean };
 }
 
 export type WebhookSpec = z.output<typeof webhookSpecSchema> & { firecrawl?: FirecrawlWebhookTarget };

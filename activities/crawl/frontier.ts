@@ -3,7 +3,7 @@
  * judged by robots.txt, and claims with each origin's politeness delay.
  */
 import { discoverSitemapUrls } from '../../crawl/fetch';
-import { compileScope } from '../../crawl/url';
+import { compileScope, withoutQuery } from '../../crawl/url';
 import type { CrawlJobRequest } from '../../crawl/job-request';
 import type { CrawlRow, CrawlStore, FrontierHold, NewPage } from '../../crawl/store';
 import type { CrawlPageClaim } from '../../workflows/definitions';
@@ -28,7 +28,9 @@ export function createCrawlFrontier(store: CrawlStore, robots: CrawlRobots) {
   async function pagesFor(crawl: CrawlRow, urls: readonly string[], depth: number): Promise<NewPage[]> {
     const job = jobOf(crawl);
     const pages: NewPage[] = [];
-    for (const url of urls) {
+    // `ignore_query_parameters`: a page is its path; the frontier's unique URL keeps it to one row.
+    const wanted = job.kind === 'crawl' && job.ignore_query_parameters === true ? [...new Set(urls.map(withoutQuery))] : urls;
+    for (const url of wanted) {
       if (job.kind === 'crawl' && job.respect_robots) {
         const rules = await rulesOf(crawl, originOfUrl(url));
         if (rules !== 'held' && !rules.isAllowed(url)) {

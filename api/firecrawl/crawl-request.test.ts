@@ -59,6 +59,8 @@ describe('mapCrawlRequest', () => {
       per_host_delay_ms: 1000,
       concurrency: 2,
       scrape: { mode: 'http', formats: ['markdown'] },
+      // The Python SDK's ignoreQueryParameters: true (issue 37: honoured, no longer ignored).
+      ignore_query_parameters: true,
     });
     expect(mapped.webhook).toEqual({ url: 'https://hook.example/x', headers: { a: 'b' }, metadata: { m: '1' }, events: ['completed', 'page', 'started', 'failed'] });
     const job = parseCrawlRequest(mapped.body).request;

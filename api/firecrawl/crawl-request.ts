@@ -70,6 +70,9 @@ const crawlSchema = z.looseObject({
   maxConcurrency: z.number().int().positive().optional(),
   scrapeOptions: scrapeOptionsSchema.optional(),
   webhook: firecrawlWebhookSchema.optional(),
+  ignoreQueryParameters: z.boolean().optional(),
+  regexOnFullURL: z.boolean().optional(),
+  zeroDataRetention: z.boolean().optional(),
   // v1 names.
   maxDepth: z.number().int().nonnegative().optional(),
   allowBackwardLinks: z.boolean().optional(),
@@ -83,12 +86,17 @@ const batchSchema = z.looseObject({
   maxConcurrency: z.number().int().positive().optional(),
   ignoreInvalidURLs: z.boolean().optional(),
   appendToId: z.string().optional(),
+  zeroDataRetention: z.boolean().optional(),
 });
+
+/** `zeroDataRetention: true` asks that nothing be kept; every run here is a stored run (docs/firecrawl.md). */
+export const ZERO_DATA_RETENTION_REFUSED = 'zeroDataRetention is not supported: every scrape is kept as a run (its record and result, readable with GET /webhook/runs/:id); send false or leave it out';
+const REGEX_ON_FULL_URL_REFUSED = 'regexOnFullURL is not supported: includePaths and excludePaths match the URL\'s path; send false or leave it out';
 
 /** Batch fields that are not scrape options (they never reach the page's scrape request). */
 const BATCH_OWN_FIELDS = ['urls', 'webhook', 'maxConcurrency', 'ignoreInvalidURLs', 'appendToId', 'zeroDataRetention', 'origin', 'integration'];
 /** Crawl-level fields the SDKs send that are not scrape options either. */
-const JOB_META_FIELDS = new Set(['origin', 'integration', 'zeroDataRetention']);
+const JOB_META_FIELDS = new Set(['origin', 'integration']);
 
 export type FirecrawlVersion = 'v1' | 'v2';
 
@@ -137,6 +145,8 @@ export function mapCrawlRequest(raw: unknown, version: FirecrawlVersion, mapScra
   const parsed = crawlSchema.safeParse(isRecord(raw) ? { ...raw, url: withScheme(raw.url) } : raw);
   if (!parsed.success) malformed(parsed.error);
   const fc = parsed.data;
+  if (fc.regexOnFullURL === true) throw new AppError('BAD_REQUEST', REGEX_ON_FULL_URL_REFUSED);
+  if (fc.zeroDataRetention === true) throw new AppError('BAD_REQUEST', ZERO_DATA_RETENTION_REFUSED);
   const entireDomain = fc.crawlEntireDomain ?? fc.allowBackwardLinks ?? false;
   const include = fc.includePaths ?? [];
   const child = !entireDomain && include.length === 0 ? childPathsOf(fc.url) : null;
@@ -159,6 +169,7 @@ export function mapCrawlRequest(raw: unknown, version: FirecrawlVersion, mapScra
     per_host_delay_ms: clamp(Math.round((fc.delay ?? 0) * 1000), 0, PER_HOST_DELAY_MAX_MS),
     ...(fc.maxConcurrency !== undefined ? { concurrency: clamp(fc.maxConcurrency, 1, CRAWL_CONCURRENCY_MAX) } : {}),
     scrape: page.scrape,
+    ...(fc.ignoreQueryParameters === true ? { ignore_query_parameters: true } : {}),
   };
   const webhook = normalizeWebhook(fc.webhook);
   return { body, wanted: page.wanted, ...(webhook ? { webhook } : {}) };
@@ -187,6 +198,7 @@ export function mapBatchRequest(raw: unknown, version: FirecrawlVersion, mapScra
   const parsed = batchSchema.safeParse(raw);
   if (!parsed.success) malformed(parsed.error);
   const fc = parsed.data;
+  if (fc.zeroDataRetention === true) throw new AppError('BAD_REQUEST', ZERO_DATA_RETENTION_REFUSED);
   if (fc.appendToId !== undefined) throw new AppError('BAD_REQUEST', 'appendToId is not supported: a batch job has the URLs it was started with; start another batch');
   const ignoreInvalid = fc.ignoreInvalidURLs ?? version === 'v2';
   const urls: string[] = [];

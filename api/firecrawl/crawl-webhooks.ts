@@ -17,7 +17,7 @@ import type { FirecrawlWebhook } from './crawl-request';
 
 /** The native `webhook` of a compatible job. */
 export function firecrawlJobWebhook(webhook: FirecrawlWebhook, kind: FirecrawlWebhookTarget['kind'], wanted: unknown): WebhookSpec {
-  const { formats, fullPage, changeTrackingDiff } = (wanted ?? {}) as { formats?: unknown; fullPage?: unknown; changeTrackingDiff?: unknown };
+  const { formats, fullPage, changeTrackingDiff, keepBase64Images } = (wanted ?? {}) as { formats?: unknown; fullPage?: unknown; changeTrackingDiff?: unknown; keepBase64Images?: unknown };
   return {
     url: webhook.url,
     firecrawl: {
@@ -29,6 +29,7 @@ export function firecrawlJobWebhook(webhook: FirecrawlWebhook, kind: FirecrawlWe
         formats: Array.isArray(formats) ? formats.map(String) : ['markdown'],
         ...(fullPage === true ? { fullPage: true } : {}),
         ...(changeTrackingDiff === true ? { changeTrackingDiff: true } : {}),
+        ...(keepBase64Images === true ? { keepBase64Images: true } : {}),
       },
     },
   };

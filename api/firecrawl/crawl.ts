@@ -99,12 +99,23 @@ export function firecrawlJobRouteTable(
     // The job's events go to the Firecrawl webhook in Firecrawl's shape (crawl-webhooks.ts); the
     // native webhook field carries the URL, so the native checks (the webhook target guard) apply.
     if (info.webhook) request.webhook = firecrawlJobWebhook(info.webhook, request.kind, info.wanted);
-    const answer = await native.handler({ ...input, params: {}, query: undefined, body: parsed });
+    const answer = await native.handler({ ...input, req: withFirecrawlIdempotencyKey(input.req), params: {}, query: undefined, body: parsed });
     const id = (answer.body as { id: string }).id;
     const crawl = await store.byId(id);
     // Best effort beside the job (docs/webhooks.md): the job is started and answered whatever happens here.
     if (crawl && info.webhook && mappers.events) await mappers.events.started(crawl).catch((error: unknown) => deps.logger.warn({ crawlId: id, err: error }, 'the Firecrawl started event could not be recorded'));
     return id;
+  }
+
+  /**
+   * Firecrawl's SDKs send `x-idempotency-key` (their `idempotencyKey` option): it is our
+   * Idempotency-Key (api/idempotency.ts), so a repeated start answers the same job, once charged; a
+   * request carrying both is read by ours. The hash is of the Firecrawl request as sent.
+   */
+  function withFirecrawlIdempotencyKey(req: Request): Request {
+    const key = req.headers['x-idempotency-key'];
+    if (key === undefined || req.headers['idempotency-key'] !== undefined) return req;
+    return Object.create(req, { headers: { value: { ...req.headers, 'idempotency-key': key }, enumerable: true } }) as Request;
   }
 
   async function own(id: string, auth: AuthContext): Promise<CrawlRow> {

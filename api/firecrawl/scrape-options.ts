@@ -100,6 +100,8 @@ export interface WantedFormats {
   fullPage: boolean;
   /** `{type: "changeTracking", modes: ["git-diff"]}`: the document's changeTracking carries `diff`. */
   changeTrackingDiff?: boolean;
+  /** `removeBase64Images: false`: the markdown keeps its base64 images (Firecrawl's default leaves them out). */
+  keepBase64Images?: boolean;
 }
 
 /** The `json` (or v1 `extract`) format's schema and prompt, from the format object (v2) or v1's options. */
@@ -203,7 +205,9 @@ function cacheOptions(options: FirecrawlScrapeOptions): { max_age?: number; stor
  * our validated scrape request. Throws AppError BAD_REQUEST (400) naming the field.
  */
 export function toScrapeRequest(url: unknown, options: FirecrawlScrapeOptions, where = ''): MappedScrape {
+  if (options.zeroDataRetention === true) throw new AppError('BAD_REQUEST', `${where}zeroDataRetention is not supported: every scrape is kept as a run (its record and result, readable with GET /webhook/runs/:id); send false or leave it out`);
   const wanted = wantedFormats(options.formats, `${where}formats`);
+  if (options.removeBase64Images === false) wanted.keepBase64Images = true;
   const mode = chosenMode(options);
   const proxy = proxyFields(options, where);
   const ours: FormatEntry[] = [];
