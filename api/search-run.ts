@@ -102,7 +102,11 @@ async function scrapeResults(deps: AppDeps, auth: AuthContext, job: ParsedJob, u
   const parsed = parseBatchRequest({ urls, scrape: job.request.scrape, concurrency: Math.min(8, urls.length) });
   await jobs.startJob(auth, parsed, batchId);
   const client = await deps.temporal.get();
-  const waited = await awaitWorkflow(client, client.workflow.getHandle(crawlWorkflowId(batchId)), Math.max(1000, deadline - Date.now()));
+  // A job that ended badly (its workflow failed) still has its pages' rows: they are the answer.
+  const waited = await awaitWorkflow(client, client.workflow.getHandle(crawlWorkflowId(batchId)), Math.max(1000, deadline - Date.now())).catch((error: unknown) => {
+    deps.logger.warn({ batchId, err: error }, 'the search batch ended with a failure');
+    return { timedOut: false as const, result: undefined };
+  });
   // Past the deadline: the rest of the job is cancelled (its pages not yet fetched cost nothing).
   if (waited.timedOut) await jobs.cancelJob(batchId, auth.userId).catch((error: unknown) => deps.logger.warn({ batchId, err: error }, 'the search batch could not be cancelled'));
   const rows = await deps.db.$queryRawUnsafe<PageRow[]>(`SELECT url, status, "runId", error FROM crawl_page WHERE "crawlId" = $1`, batchId);
@@ -116,7 +120,7 @@ async function scrapeResults(deps: AppDeps, auth: AuthContext, job: ParsedJob, u
   const crawl = await jobs.store.byId(batchId);
   const pageCredits = crawl ? await jobs.store.credits(crawl.workflowId) : 0;
   const missed = urls.length - succeeded.length;
-  const warning = missed > 0 ? `${missed} of ${urls.length} results could not be scraped${waited.timedOut ? ' before the timeout' : ''}; they are answered without content and cost nothing (batch ${batchId})` : undefined;
+  const warning = missed > 0 ? `${missed} of ${urls.length} results could not be scraped${waited.timedOut ? ' before the timeout' : ''}; they are answered without content (a failed page is refunded; batch ${batchId})` : undefined;
   return { batchId, pages, pageCredits, warning };
 }
 
