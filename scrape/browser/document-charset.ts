@@ -143,11 +143,7 @@ async function takeDocument(cdp: CDPSession, event: Paused, relabelled: Map<stri
   const contentType = header('content-type')?.trim() ?? '';
   const announced = isDocumentType(contentType);
   const attachment = /^\s*attachment/i.test(header('content-disposition') ?? '');
-  // An HTML type that names its charset is not read by the labelling either: its bytes are looked
-  // at here, so a PDF sent as `text/html; charset=utf-8` is one in both engines (the http engine
-  // sniffs every body). One without a charset is read, and sniffed, by the labelling (relabel).
-  const htmlWithCharset = /^text\/html\s*;/i.test(contentType) && contentTypeCharset(contentType) !== undefined;
-  if (!announced && !attachment && !htmlWithCharset && !UNNAMED_FILE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase())) return false;
+  if (!announced && !attachment && !UNNAMED_FILE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase())) return false;
   const headers = event.responseHeaders ?? [];
   let captured: CapturedDocument;
   if (Number(header('content-length') ?? 0) > MAX_CAPTURED_DOCUMENT_BYTES) {
