@@ -26,8 +26,6 @@ const ROUTES: Record<string, [string, string, Record<string, string>?]> = {
   '/download?id=7': ['writer-export.pdf', 'application/octet-stream', { 'content-disposition': 'attachment; filename="address.pdf"' }],
   // The PDF sent as a web page.
   '/mislabelled-html': ['scanned-ocr.pdf', 'text/html'],
-  // The PDF sent as a web page whose type names a charset, at a URL without `.pdf` (issue 37).
-  '/mislabelled-html-utf8': ['scanned-ocr.pdf', 'text/html; charset=utf-8'],
   '/letter.docx': ['writer-export.docx', DOCX],
   '/corrupt.pdf': ['corrupt.pdf', PDF],
 };
@@ -106,10 +104,6 @@ describe.each(['http', 'browser'] as const)('%s mode', (mode) => {
     expect(asHtml.status).toBe(200);
     expect(asHtml.body.markdown).toMatch(/^## Article I$/m);
     expect(asHtml.body.metadata).toMatchObject({ document_type: 'pdf', content_type: 'text/html', page_count: 1 });
-    const asHtmlWithCharset = await scrape({ url: `${base}/mislabelled-html-utf8`, mode, formats: ['markdown', 'metadata'] });
-    expect(asHtmlWithCharset.status).toBe(200);
-    expect(asHtmlWithCharset.body.markdown).toMatch(/^## Article I$/m);
-    expect(asHtmlWithCharset.body.metadata).toMatchObject({ document_type: 'pdf', content_type: 'text/html; charset=utf-8', page_count: 1 });
   });
 
   it('a two-column report reads column by column', async () => {
