@@ -160,7 +160,7 @@ export function extractRouteTable(deps: AppDeps): Route[] {
         responses: { 200: startedSchema, ...FIRECRAWL_ERROR_RESPONSES },
         errors: ['BAD_REQUEST', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'INVALID_URL', 'RATE_LIMITED'],
         handler: async (input) => {
-          const body = input.body as ExtractBody;
+          const body = input.body;
           checkBody(deps, body);
           const urls = [...(body.urls ?? [])];
           if (body.enableWebSearch) {

@@ -30,7 +30,7 @@ const priceListSchema = z.object({
   documents: z.object({ per_document: z.int(), per_page: z.int(), rule: z.string(), upload: z.int(), upload_rule: z.string() }),
   flow_nodes: z.record(z.string(), z.string()),
   /** Multi-page jobs (docs/crawl.md): a map's price; a crawl's or a batch's pages each cost their scrape's price. */
-  jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string() }),
+  jobs: z.object({ map: z.int(), crawl: z.string(), batch_scrape: z.string(), extract: z.string(), crawl_params_preview: z.int() }),
   /** A web search (docs/search.md): a fixed price per call; each scraped result its scrape's price. */
   search: z.object({ per_search: z.int(), scraped_result: z.string(), refunds: z.string() }),
   refunds: z.string(),
@@ -60,6 +60,8 @@ export function priceList(): z.infer<typeof priceListSchema> {
       map: MAP_PRICE,
       crawl: "each page fetched costs its scrape request's price (mode and extras above); skipped pages cost nothing",
       batch_scrape: "each URL costs its scrape request's price (mode and extras above)",
+      extract: `Firecrawl's extract (docs/firecrawl.md "Extract"): each page scraped costs its scrape's price (its batch or crawl job's), plus extras.llm_format once for the model step, refunded when the model fails; nothing when refused (no model, no URL, too little credit)`,
+      crawl_params_preview: LLM_FORMAT_PRICE,
     },
     search: {
       per_search: SEARCH_PRICE,
