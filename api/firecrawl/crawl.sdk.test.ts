@@ -118,7 +118,8 @@ describe('Python SDK (firecrawl-py 4.55.0)', () => {
     expect(children.ok).toBe(true);
     expect(urlsOf(children.value.data)).toEqual([`${site.url}/docs/0`]);
 
-    const out = await py('crawl', [`${site.url}/docs/0`], { limit: 5, sitemap: 'skip', crawl_entire_domain: true, include_paths: ['^/docs/'], poll_interval: 1, scrape_options: { formats: ['markdown', 'links'] } });
+    // max_age 0: every page fetched (the SDK's default of 4 h would take /docs/0 from the results cache, free).
+    const out = await py('crawl', [`${site.url}/docs/0`], { limit: 5, sitemap: 'skip', crawl_entire_domain: true, include_paths: ['^/docs/'], poll_interval: 1, scrape_options: { formats: ['markdown', 'links'], max_age: 0 } });
     expect(out).toMatchObject({ ok: true, type: 'CrawlJob' });
     const job = out.value;
     expect(job).toMatchObject({ status: 'completed', completed: 5, total: 5, credits_used: 5 });
