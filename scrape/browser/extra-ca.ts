@@ -28,7 +28,10 @@ function prepare(): { env: Record<string, string> | undefined; warning: string |
   const file = tlsTrustEnvironment.extraCaCertsFile();
   if (!file) return { env: undefined, warning: undefined };
   try {
-    const pems = fs.readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    // Certificates the system already trusts (e.g. NODE_EXTRA_CA_CERTS naming the system bundle) need no database.
+    const system = new Set(pemsOf(SYSTEM_BUNDLE));
+    const pems = rawPemsOf(file).filter((pem) => !system.has(pem.replace(/\s+/g, '')));
+    if (pems.length === 0) return { env: undefined, warning: undefined };
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-home-'));
     const db = `sql:${path.join(home, '.pki', 'nssdb')}`;
     fs.mkdirSync(path.join(home, '.pki', 'nssdb'), { recursive: true, mode: 0o700 });
@@ -43,4 +46,16 @@ function prepare(): { env: Record<string, string> | undefined; warning: string |
     const reason = (err as { code?: string }).code === 'ENOENT' ? 'certutil (libnss3-tools) is not installed' : (err as Error).message.split('\n')[0];
     return { env: undefined, warning: `NODE_EXTRA_CA_CERTS is not trusted by Chromium: ${reason}` };
   }
+}
+
+const SYSTEM_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
+function rawPemsOf(file: string): string[] {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+/** The certificates of a PEM bundle, whitespace removed (to compare them). */
+function pemsOf(file: string): string[] {
+  return rawPemsOf(file).map((pem) => pem.replace(/\s+/g, ''));
 }
