@@ -265,7 +265,11 @@ function trustExtraCaCerts(): void {
   try {
     // The operator's SSL_CERT_FILE (or the system bundle) stays trusted; the extra certificates join it.
     const system = [tlsTrustEnvironment.sslCertFile(), ...SYSTEM_BUNDLES].find((f) => f && fs.existsSync(f));
-    const bundle = `${system ? fs.readFileSync(system, 'utf8') : ''}\n${fs.readFileSync(extra, 'utf8')}\n`;
+    const base = system ? fs.readFileSync(system, 'utf8') : '';
+    const extraText = fs.readFileSync(extra, 'utf8');
+    // NODE_EXTRA_CA_CERTS naming the bundle BoringSSL already reads adds nothing.
+    if (base.replace(/\s+/g, '').includes(extraText.replace(/\s+/g, ''))) return;
+    const bundle = `${base}\n${extraText}\n`;
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scrape-ca-')), 'ca-bundle.pem');
     fs.writeFileSync(file, bundle, { mode: 0o600 });
     tlsTrustEnvironment.setSslCertFile(file);

@@ -1,0 +1,100 @@
+/**
+ * The http engine's impersonated path (https hops through wreq-js and the egress proxy) against
+ * local TLS servers: an upstream proxy chained, private targets refused, redirects re-checked,
+ * cookies per hop, POST bodies, gzip, the size cap. The wire fingerprint itself is compared with
+ * Chromium through the real service in api/routes/scrape-tls.test.ts.
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { defaultChromiumPath } from '../../platform/config';
+import { parseProxyUrls } from '../../platform/proxy-endpoints';
+import { startHttpProxy, type TestProxy } from '../../test/fixtures/proxies';
+import { startTlsFingerprintServer, type TlsFingerprintServer } from '../../test/fixtures/tls-fingerprint';
+import { appErrorOf } from '../../test/helpers/app-error';
+import { createHttpEngine, type HttpEngine } from './engine';
+
+const impersonate = { chromiumPath: process.env.CHROMIUM_PATH ?? defaultChromiumPath() };
+let fingerprint: TlsFingerprintServer;
+let site: https.Server;
+let siteUrl: string;
+let proxy: TestProxy;
+let engine: HttpEngine;
+let strict: HttpEngine;
+
+beforeAll(async () => {
+  fingerprint = await startTlsFingerprintServer();
+  const key = fs.readFileSync(fingerprint.caFile.replace(/cert\.pem$/, 'key.pem'));
+  const cert = fs.readFileSync(fingerprint.caFile);
+  site = https.createServer({ key, cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: '/echo', 'set-cookie': ['hop=1; Path=/'] });
+        return res.end();
+      }
+      if (req.url === '/to-private') {
+        res.writeHead(302, { location: 'https://localhost/' });
+        return res.end();
+      }
+      if (req.url === '/big') {
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+        return res.end(zlib.gzipSync(Buffer.alloc(4 * 1024 * 1024, 'a')));
+      }
+      const echo = JSON.stringify({ method: req.method, cookie: req.headers.cookie ?? null, body: Buffer.concat(chunks).toString() });
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      res.end(zlib.gzipSync(`<html><body><pre id="echo">${echo.replace(/</g, '&lt;')}</pre></body></html>`));
+    });
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `https://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  proxy = await startHttpProxy({ username: 'scraper', password: 'pw', localAddress: '127.0.0.1' });
+  engine = createHttpEngine({ allowPrivateTargets: true, impersonate, maxResponseBytes: 1024 * 1024 });
+  strict = createHttpEngine({ allowPrivateTargets: false, impersonate });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await strict?.close();
+  await proxy?.close();
+  site?.close();
+  await fingerprint?.close();
+});
+
+const echoOf = (html: string | undefined) => JSON.parse(/<pre id="echo">([^<]*)<\/pre>/.exec(html ?? '')![1]!.replace(/&lt;/g, '<')) as { method: string; cookie: string | null; body: string };
+
+it('chains the upstream proxy, with the Chrome fingerprint end to end', async () => {
+  const [upstream] = parseProxyUrls(proxy.url).proxies;
+  const before = proxy.count();
+  const result = await engine.scrape({ url: `${fingerprint.url}/via-proxy`, skip_tls_verification: true }, { proxy: upstream! });
+  expect(result.status).toBe(200);
+  expect(proxy.count()).toBe(before + 1);
+  const record = fingerprint.records.find((r) => r.path === '/via-proxy')!;
+  expect({ protocol: record.protocol, grease: record.tls.grease }).toEqual({ protocol: 'h2', grease: true });
+});
+
+it('refuses a private target, and checks a redirect hop again (blacklist)', async () => {
+  expect((await appErrorOf(strict.scrape({ url: `${fingerprint.url}/private`, skip_tls_verification: true }))).code).toBe('PRIVATE_TARGET');
+  expect((await appErrorOf(engine.scrape({ url: `${siteUrl}/to-private`, skip_tls_verification: true }, { isBlacklisted: (host) => host === 'localhost' }))).code).toBe('BLACKLISTED');
+  expect(fingerprint.records.some((r) => r.path === '/private')).toBe(false);
+});
+
+it('posts a body, follows a redirect as GET with the cookies of each hop, and decodes gzip', async () => {
+  const result = await engine.scrape({ url: `${siteUrl}/redirect`, method: 'POST', body: 'payload', cookies: [{ name: 'mine', value: 'x' }], skip_tls_verification: true, formats: ['html'] } as never);
+  expect(result.final_url).toBe(`${siteUrl}/echo`);
+  expect(echoOf(result.html)).toEqual({ method: 'GET', cookie: 'mine=x; hop=1', body: '' });
+  const posted = await engine.scrape({ url: `${siteUrl}/echo`, method: 'POST', body: 'payload', skip_tls_verification: true, formats: ['html'] } as never);
+  expect(echoOf(posted.html)).toMatchObject({ method: 'POST', body: 'payload' });
+});
+
+it('caps the decompressed body', async () => {
+  expect((await appErrorOf(engine.scrape({ url: `${siteUrl}/big`, skip_tls_verification: true }))).code).toBe('RESPONSE_TOO_LARGE');
+});
+
+it('verifies certificates unless told not to', async () => {
+  const err = await appErrorOf(engine.scrape({ url: `${siteUrl}/echo` }));
+  expect(err.code).toBe('SCRAPE_FAILED');
+  expect(err.message).toContain('CERTIFICATE_VERIFY_FAILED');
+});
