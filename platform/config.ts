@@ -3,6 +3,7 @@
  * This is the only module that reads `process.env`; everything else receives a `Config`.
  * Names and meanings of the settings are fixed (the README's Configuration table says so).
  */
+import { crossFieldProblems } from './config-rules';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -378,22 +379,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`));
   }
   const data = parsed.data;
-  const problems: string[] = [];
-  // Never "local" by default: its helper route lets every signed-in user mint credit (docs/billing.md).
-  const provider = data.PAYMENT_PROVIDER ?? (data.STRIPE_SECRET_KEY || data.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'none');
-  if (provider === 'local' && data.NODE_ENV === 'production') problems.push('PAYMENT_PROVIDER: "local" hands out credit for free and is refused in production');
-  if (provider === 'stripe' && (!data.STRIPE_SECRET_KEY || !data.STRIPE_WEBHOOK_SECRET)) {
-    problems.push('PAYMENT_PROVIDER: "stripe" needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
-  }
-  // Stripe Billing bills plans in whole days, weeks, months or years (docs/billing.md).
-  if (provider === 'stripe' && data.SUBSCRIPTION_PERIOD_SECONDS % 86_400 !== 0) {
-    problems.push('SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days (a multiple of 86400)');
-  }
-  if (data.NOTIFY_EMAIL && !data.SMTP_URL) problems.push('NOTIFY_EMAIL: needs SMTP_URL');
-  for (const [name, list] of [['CREDIT_PACKS', data.CREDIT_PACKS], ['SUBSCRIPTION_PLANS', data.SUBSCRIPTION_PLANS]] as const) {
-    const ids = list.map((item) => item.id);
-    if (new Set(ids).size !== ids.length) problems.push(`${name}: ids must be unique`);
-  }
+  const { provider, problems } = crossFieldProblems(data);
   const proxyUrls = parseProxyUrls(data.PROXY_URLS ?? '');
   for (const problem of proxyUrls.problems) problems.push(`PROXY_URLS: ${problem}`);
   const proxyTiers = parseProxyTiers(data.PROXY_TIERS ?? '', proxyUrls.proxies);
