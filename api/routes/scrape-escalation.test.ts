@@ -49,7 +49,7 @@ afterAll(async () => {
 
 const key = () => ({ 'x-api-key': account.apiKey });
 const scrape = (body: Record<string, unknown>) => call(stack.baseUrl, 'POST', '/webhook/unblocker', key(), body);
-const runOf = async (id: unknown) => (await call(stack.baseUrl, 'GET', `/webhook/runs/${String(id)}`, key())).body as Json;
+const runOf = async (id: unknown) => (await call(stack.baseUrl, 'GET', `/webhook/runs/${String(id)}`, key())).body;
 const ledgerRowsOf = async (runId: unknown) => (await ledgerOf(stack.databaseUrl, account.userId)).filter((row) => row.runId === runId).map((row) => [row.reason, row.amount]);
 
 /** A counter's samples summed over the API process and the worker (http steps run in the first, browser steps in the second). */
