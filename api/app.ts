@@ -60,7 +60,7 @@ export function createApp(appDeps: AppDeps): Express & { routes: readonly Route[
   const payments = paymentProviderFromConfig(deps.config);
   // Every route, as data (api/route-table.ts), in mounting order; the OpenAPI document lists the same.
   const built: { document?: unknown } = {};
-  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...pricingRouteTable(), ...dashboardRouteTable()];
+  const open = [...healthRouteTable(deps, dependencies), ...docsRouteTable(() => built.document), ...pricingRouteTable(deps.config), ...dashboardRouteTable()];
   // The Temporal codec server (operator credential; needs neither PostgreSQL nor Temporal).
   open.push(...temporalCodecRouteTable(deps));
   // Routes that read the raw request (the auth library, payment webhooks): mounted before the JSON body parser.

@@ -336,7 +336,7 @@ function autoStartEngine(raw: Record<string, unknown>, method: string): ScrapeMo
 /** `mode: "auto"` → its starting engine with `escalate: true`; any other mode as it is. */
 function resolveAutoMode(parsed: ParsedScrapeRequest): ScrapeRequest {
   if (parsed.mode !== 'auto') return parsed as ScrapeRequest;
-  return { ...parsed, mode: autoStartEngine(parsed as unknown as Record<string, unknown>, parsed.method), escalate: true };
+  return { ...parsed, mode: autoStartEngine(parsed, parsed.method), escalate: true };
 }
 
 /** Every selector of a CSS schema parses (INVALID_SELECTOR naming the first that does not). */

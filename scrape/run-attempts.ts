@@ -33,6 +33,7 @@ function blockedByOfFailure(failure: RunFailure): { blocked_by?: string } {
 
 export function runAttemptStatements(sql: RunSql) {
   const statements = {
+    ...escalationStatements(sql),
     /**
      * Marks an attempt as started. Returns null when it may go ahead, or the finished run when the
      * run is already terminal (a replay after a crash, a cancel): the caller must not scrape again.
@@ -87,57 +88,6 @@ export function runAttemptStatements(sql: RunSql) {
         runId,
         jsonbText([entry]),
       ]);
-    },
-
-    /**
-     * Marks the next attempt of an `auto` run's later step (its number: one more than the run's
-     * attempts so far). null when it may go ahead, else the finished run (as startAttempt).
-     */
-    async startNextAttempt(runId: string): Promise<{ attempt: number } | { finished: FinishedRun }> {
-      const live = await sql.query<{ attempts: number }>(
-        `UPDATE scrape_run SET status = 'running', attempts = attempts + 1, "startedAt" = COALESCE("startedAt", now())
-         WHERE id = $1 AND status IN ${LIVE} RETURNING attempts`,
-        [runId],
-      );
-      if (live[0]) return { attempt: live[0].attempts };
-      const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
-      if (!rows[0]) throw new Error(`scrape run ${runId} does not exist`);
-      return { finished: rows[0] };
-    },
-
-    /** Appends one attempt of an `auto` run to its `escalation` (docs/scraping.md "Escalation"). */
-    async recordEscalationStep(runId: string, entry: EscalationEntry): Promise<void> {
-      await sql.query(`UPDATE scrape_run SET escalation = COALESCE(escalation, '[]'::jsonb) || $2::jsonb WHERE id = $1`, [runId, jsonbText([entry])]);
-    },
-
-    /**
-     * An `auto` run's success and its one debit, at the price of the step that served it, in ONE
-     * statement: the run row is locked first (a cancel holding it wins, and nothing is debited), the
-     * debit applies only while the run is live, and the run is recorded succeeded (with the engine
-     * that served it and the price charged) only when the debit applied. So a run is never
-     * succeeded unpaid nor paid unsucceeded, whatever kills what when. `charged: false` with
-     * `live: true`: the balance was short (the caller reads why with debitCredit's rules).
-     */
-    async succeedCharged(runId: string, result: StoredResult, elapsedMs: number, debit: DebitInput, servedBy: ScrapeMode, cacheKey: string | null = null): Promise<{ live: boolean; charged: boolean; balanceAfter: number | null }> {
-      const debitPart = debitCtes(debit, 6, 'EXISTS (SELECT 1 FROM live)');
-      const cacheKeyParam = 6 + debitPart.values.length;
-      try {
-        const [row] = await sql.query<{ live: boolean; charged: boolean; balanceAfter: number | null }>(
-          `WITH live AS (
-             SELECT id FROM scrape_run WHERE id = $1 AND status IN ${LIVE} FOR UPDATE
-           ), ${debitPart.text}, done AS (
-             UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now(), mode = $5, cost = $6::int, "cacheKey" = $${cacheKeyParam}
-             WHERE id = $1 AND EXISTS (SELECT 1 FROM live) AND EXISTS (SELECT 1 FROM ledger) RETURNING id
-           )
-           SELECT EXISTS (SELECT 1 FROM live) AS live, EXISTS (SELECT 1 FROM done) AS charged, (SELECT "balanceAfter" FROM ledger) AS "balanceAfter"`,
-          [runId, jsonbText(result), result.status, elapsedMs, servedBy, ...debitPart.values, cacheKey],
-        );
-        return row!;
-      } catch (error) {
-        // A racing replay of the same success: the other one recorded it (or will).
-        if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
-        return { live: false, charged: false, balanceAfter: null };
-      }
     },
 
     /**
@@ -210,4 +160,61 @@ export function runAttemptStatements(sql: RunSql) {
     },
   };
   return statements;
+}
+
+/** The statements of an `auto` run's steps (docs/scraping.md "Escalation"). */
+function escalationStatements(sql: RunSql) {
+  return {
+    /**
+     * Marks the next attempt of an `auto` run's later step (its number: one more than the run's
+     * attempts so far). null when it may go ahead, else the finished run (as startAttempt).
+     */
+    async startNextAttempt(runId: string): Promise<{ attempt: number } | { finished: FinishedRun }> {
+      const live = await sql.query<{ attempts: number }>(
+        `UPDATE scrape_run SET status = 'running', attempts = attempts + 1, "startedAt" = COALESCE("startedAt", now())
+         WHERE id = $1 AND status IN ${LIVE} RETURNING attempts`,
+        [runId],
+      );
+      if (live[0]) return { attempt: live[0].attempts };
+      const rows = await sql.query<FinishedRun>(`SELECT ${FINISHED_COLUMNS} FROM scrape_run WHERE id = $1`, [runId]);
+      if (!rows[0]) throw new Error(`scrape run ${runId} does not exist`);
+      return { finished: rows[0] };
+    },
+
+    /** Appends one attempt of an `auto` run to its `escalation` (docs/scraping.md "Escalation"). */
+    async recordEscalationStep(runId: string, entry: EscalationEntry): Promise<void> {
+      await sql.query(`UPDATE scrape_run SET escalation = COALESCE(escalation, '[]'::jsonb) || $2::jsonb WHERE id = $1`, [runId, jsonbText([entry])]);
+    },
+
+    /**
+     * An `auto` run's success and its one debit, at the price of the step that served it, in ONE
+     * statement: the run row is locked first (a cancel holding it wins, and nothing is debited), the
+     * debit applies only while the run is live, and the run is recorded succeeded (with the engine
+     * that served it and the price charged) only when the debit applied. So a run is never
+     * succeeded unpaid nor paid unsucceeded, whatever kills what when. `charged: false` with
+     * `live: true`: the balance was short (the caller reads why with debitCredit's rules).
+     */
+    async succeedCharged(runId: string, result: StoredResult, elapsedMs: number, debit: DebitInput, servedBy: ScrapeMode, cacheKey: string | null = null): Promise<{ live: boolean; charged: boolean; balanceAfter: number | null }> {
+      const debitPart = debitCtes(debit, 6, 'EXISTS (SELECT 1 FROM live)');
+      const cacheKeyParam = 6 + debitPart.values.length;
+      try {
+        const [row] = await sql.query<{ live: boolean; charged: boolean; balanceAfter: number | null }>(
+          `WITH live AS (
+             SELECT id FROM scrape_run WHERE id = $1 AND status IN ${LIVE} FOR UPDATE
+           ), ${debitPart.text}, done AS (
+             UPDATE scrape_run SET status = 'succeeded', result = $2::jsonb, "httpStatus" = $3, "elapsedMs" = $4, "finishedAt" = now(), mode = $5, cost = $6::int, "cacheKey" = $${cacheKeyParam}
+             WHERE id = $1 AND EXISTS (SELECT 1 FROM live) AND EXISTS (SELECT 1 FROM ledger) RETURNING id
+           )
+           SELECT EXISTS (SELECT 1 FROM live) AS live, EXISTS (SELECT 1 FROM done) AS charged, (SELECT "balanceAfter" FROM ledger) AS "balanceAfter"`,
+          [runId, jsonbText(result), result.status, elapsedMs, servedBy, ...debitPart.values, cacheKey],
+        );
+        return row!;
+      } catch (error) {
+        // A racing replay of the same success: the other one recorded it (or will).
+        if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
+        return { live: false, charged: false, balanceAfter: null };
+      }
+    },
+
+  };
 }

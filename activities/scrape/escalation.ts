@@ -30,6 +30,8 @@ export function attemptTier(deps: ScrapeActivityDeps, request: ScrapeRequestPayl
 export function tierProxy(deps: ScrapeActivityDeps, request: ScrapeRequestPayload, tier: ProxyTier | undefined): ProxyEndpoint | undefined {
   if (request.proxy === 'none' || (!tier && !request.country)) return undefined;
   const rotation = tier ? deps.proxyTiers?.rotation(tier, request.country) : undefined;
+  // `basic` with no pool and no country: direct, as the API planned it (api/scrape-escalation.ts).
+  if (!rotation && tier === 'basic' && !request.country && !deps.proxyTiers) return undefined;
   if (!rotation) {
     const where = request.country ? ` for country ${request.country}` : '';
     throw ApplicationFailure.nonRetryable(`this worker has no ${tier ?? 'proxy'} pool${where} (PROXY_TIERS)`, 'PROXY_FAILED');

@@ -11,6 +11,9 @@ import { DEFAULT_DOCUMENT_MAX_PAGES, MAX_DOCUMENT_PAGES } from '../../scrape/req
 import { FLOW_NODE_PRICING } from '../schemas/flow-nodes';
 import { type Route, reply, route } from '../route-table';
 import { UPLOAD_MAX_BYTES, UPLOAD_PRICE } from '../document-upload';
+import { PROXY_TIER_PRICES } from '../../scrape/proxy-tiers';
+import { tiersServing } from '../../platform/proxy-endpoints';
+import type { Config } from '../../platform/config';
 
 const priceListSchema = z.object({
   unit: z.literal('credit'),
@@ -26,6 +29,8 @@ const priceListSchema = z.object({
     /** How the model formats (json with a schema, summary) are priced. */
     llm: z.string(),
   }),
+  /** Proxy tiers (docs/scraping.md "Escalation"): what each adds to a scrape's price, and how an `auto` scrape is charged. */
+  proxy_tiers: z.object({ tiers: z.record(z.string(), z.int()), configured: z.array(z.string()), escalation: z.string() }),
   /** A PDF or DOCX target (docs/scraping.md "Documents (PDF, DOCX)"): priced per document. */
   documents: z.object({ per_document: z.int(), per_page: z.int(), rule: z.string(), upload: z.int(), upload_rule: z.string() }),
   flow_nodes: z.record(z.string(), z.string()),
@@ -38,7 +43,7 @@ const priceListSchema = z.object({
   cache: z.object({ hit: z.int(), rule: z.string() }),
 });
 
-export function priceList(): z.infer<typeof priceListSchema> {
+export function priceList(configuredTiers: readonly string[] = []): z.infer<typeof priceListSchema> {
   return {
     unit: 'credit',
     scrape: {
@@ -47,6 +52,12 @@ export function priceList(): z.infer<typeof priceListSchema> {
       actions: `each screenshot action adds ${ACTION_SCREENSHOT_PRICE} (as a screenshot format does); every other action costs nothing more`,
       formats: 0,
       llm: 'each model format (json with a schema, summary) adds extras.llm_format, whatever its tokens (recorded with the run as llm_usage); a json format with a css schema costs nothing more; refunded when the model fails',
+    },
+    proxy_tiers: {
+      tiers: { ...PROXY_TIER_PRICES },
+      configured: [...configuredTiers],
+      escalation:
+        'mode "auto" (the Firecrawl routes\' default) pays once, when the page is served, the price of the engine and tier that served it (mode price + tier price + extras); blocked steps and pages that needed JavaScript cost nothing; a run no step served costs nothing',
     },
     documents: {
       per_document: DOCUMENT_PRICE,
@@ -76,7 +87,7 @@ export function priceList(): z.infer<typeof priceListSchema> {
   };
 }
 
-export function pricingRouteTable(): Route[] {
+export function pricingRouteTable(config: Pick<Config, 'PROXY_TIERS'>): Route[] {
   return [
     route({
       method: 'get',
@@ -86,7 +97,7 @@ export function pricingRouteTable(): Route[] {
       summary: 'The credit price list: per scrape mode, its extras, what flow nodes spend, and the multi-page jobs',
       responses: { 200: priceListSchema },
       errors: [],
-      handler: () => reply(200, priceList()),
+      handler: () => reply(200, priceList(tiersServing(config.PROXY_TIERS))),
     }),
   ];
 }
