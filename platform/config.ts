@@ -145,20 +145,14 @@ const configSchema = z.object({
     if (keys.some((k) => !isBase64Key32(k))) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64' });
     return keys;
   }),
-  /**
-   * Key of Temporal payloads (platform/temporal-payload-codec.ts): 32 bytes, base64. Unset: derived
-   * from the auth secret, as SESSION_ENCRYPTION_KEY is; TEMPORAL_PAYLOAD_KEYS_OLD: earlier keys, still read.
-   */
+  /** Key of Temporal payloads (32 bytes, base64; unset: derived from the auth secret) and earlier keys, still read. */
   TEMPORAL_PAYLOAD_KEY: z.string().refine(isBase64Key32, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
   TEMPORAL_PAYLOAD_KEYS_OLD: z.string().optional().transform((v, ctx) => {
     const keys = (v ?? '').split(',').map((k) => k.trim()).filter(Boolean);
     if (keys.some((k) => !isBase64Key32(k))) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64' });
     return keys;
   }),
-  /**
-   * Bearer credential of the codec server (POST /temporal-codec/encode and /decode: the Temporal UI's
-   * and CLI's decoding). Unset: derived from the auth secret outside production; in production unset = the codec server is off.
-   */
+  /** The codec server's credential (api/routes/temporal-codec.ts); unset: derived outside production, off in production. */
   OPERATOR_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 letters, digits, - or _ (openssl rand -hex 32)').optional(),
   /** Largest stored session (its storage state as JSON, in bytes). */
   SESSION_MAX_BYTES: z.coerce.number({ message: 'must be a whole number of bytes' }).int().min(1024).max(16 * 1024 * 1024).default(512 * 1024),

@@ -48,6 +48,8 @@ import { historyPatches, historySteps, secretsIn } from './history-shape';
 import { testDataConverter } from '../helpers/temporal-codec';
 
 const HISTORIES_DIR = path.join(__dirname, 'histories');
+/** Secrets a case sends in its requests: a history holding one in clear is not written. */
+const CASE_SECRETS: string[] = [];
 
 /**
  * The server suggests continue-as-new past this many events (its default is 4 Ki): a crawl then
@@ -216,6 +218,21 @@ const SCENARIOS: Scenario[] = [
           covers: { 'local-activity:scrapeFirstAttempts': 1, 'signal:cancelRun': 1, 'local-activity:cancelScrapes': 1, 'end:completed': 1 },
         },
       ];
+    },
+  },
+  {
+    produces: {
+      'scrapeLaneWorkflow.encrypted-cookies':
+        'an http lane after the payload codec (platform/temporal-payload-codec.ts): every payload encrypted; a scrape with inline cookies by start, one with a cookie header by Signal (neither value in clear in the history)',
+    },
+    async run(ctx): Promise<Recording[]> {
+      const cookieValue = `replay${randomBytes(8).toString('hex')}`;
+      const headerValue = `replay${randomBytes(8).toString('hex')}`;
+      CASE_SECRETS.push(cookieValue, headerValue);
+      const first = await scrape(ctx, { url: `${ctx.fixtures.url}/page/1`, selectors: ['h1'], cookies: [{ name: 'sid', value: cookieValue }] });
+      const second = await scrape(ctx, { url: `${ctx.fixtures.url}/page/2`, selectors: ['h1'], headers: { cookie: `remember=${headerValue}` } });
+      const lane = sameLane([first.workflowId, second.workflowId]);
+      return [{ name: 'scrapeLaneWorkflow.encrypted-cookies', workflowId: lane, covers: { 'signal:scrapes': 1, 'end:completed': 1 } }];
     },
   },
   {
@@ -607,6 +624,7 @@ async function main(): Promise<void> {
       secrets.push(made.apiKey, made.cookie.split('=')[1]!, signing.secret as string);
     }
 
+    secrets.push(...CASE_SECRETS);
     const stored = storedSteps();
     mkdirSync(HISTORIES_DIR, { recursive: true });
     const problems: string[] = [];
