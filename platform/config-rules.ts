@@ -36,3 +36,8 @@ export function crossFieldProblems(data: CrossFieldSettings): { provider: 'strip
   }
   return { provider, problems };
 }
+
+/** A 32-byte key written in base64 (standard or url-safe). */
+export function isBase64Key32(value: string): boolean {
+  return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}

@@ -3,7 +3,7 @@
  * This is the only module that reads `process.env`; everything else receives a `Config`.
  * Names and meanings of the settings are fixed (the README's Configuration table says so).
  */
-import { crossFieldProblems } from './config-rules';
+import { crossFieldProblems, isBase64Key32 } from './config-rules';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -349,11 +349,6 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PAYMENT_PROVIDER' | 'TE
   TEMPORAL_UI_URL: string;
 };
 
-/** A 32-byte key written in base64 (standard or url-safe). */
-function isBase64Key32(value: string): boolean {
-  return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
-}
-
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -394,11 +389,6 @@ export function loadConfig(): Config {
 /** Environment of the current process, for launching child processes (the supervisor passes it on). */
 export function processEnvironment(): Record<string, string | undefined> {
   return { ...process.env };
-}
-
-/** The monitors' settings for their check activities (monitors/store.ts MonitorSettings). */
-export function monitorSettings(config: Pick<Config, 'MONITOR_FAILURES_BEFORE_EVENT' | 'MONITOR_CHECK_RETENTION_DAYS' | 'MONITOR_WEBHOOK_DIFF_MAX_BYTES'>) {
-  return { failuresBeforeEvent: config.MONITOR_FAILURES_BEFORE_EVENT, retentionMs: config.MONITOR_CHECK_RETENTION_DAYS * 86_400_000, webhookDiffMaxBytes: config.MONITOR_WEBHOOK_DIFF_MAX_BYTES };
 }
 
 /** NODE_EXTRA_CA_CERTS and SSL_CERT_FILE for TLS stacks other than Node's (docs/scraping.md "How we look to a site"). */

@@ -5,7 +5,6 @@
  *
  * Pure data and functions, type-only imports: workflows read the ladder inside Temporal's sandbox.
  */
-import type { ScrapeMode } from './engines';
 import { PROXY_TIER_NAMES, type ProxyTierName } from '../platform/proxy-endpoints';
 
 /** The tiers, cheapest first: escalation climbs them in this order (the configuration parses PROXY_TIERS by them). */
@@ -24,6 +23,9 @@ export const PROXY_TIER_CHOICES = [...PROXY_TIERS, 'auto'] as const;
 export type ProxyTierChoice = (typeof PROXY_TIER_CHOICES)[number];
 
 export { DEFAULT_COUNTRY } from '../platform/proxy-endpoints';
+
+/** An engine's name (scrape/engines.ts SCRAPE_MODES; not imported: engines.ts prices tiers from this file). */
+type ScrapeMode = 'http' | 'browser';
 
 /** Why a step gave way to the next one. */
 export type EscalationReason = 'blocked' | 'app_shell' | 'noscript';

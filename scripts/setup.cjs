@@ -111,13 +111,15 @@ function ensureDashboard() {
 /**
  * Test-only tools: promtool checks the /metrics format, docker-compose validates docker-compose.yml,
  * chromium-headless-shell runs most browser-mode tests (test/global-setup.ts: a quarter of the full
- * browser's CPU a page).
+ * browser's CPU a page), libnss3-tools' certutil trusts the TLS test's CA in Chromium.
  */
 function ensureTestTools() {
   for (const [binary, pkg] of [
     ['/usr/bin/promtool', 'prometheus'],
     ['/usr/bin/docker-compose', 'docker-compose'],
     ['/usr/lib/chromium/chromium-headless-shell', 'chromium-headless-shell'],
+    // certutil: NODE_EXTRA_CA_CERTS for Chromium (scrape/browser/extra-ca.ts), which api/routes/scrape-tls.test.ts exercises.
+    ['/usr/bin/certutil', 'libnss3-tools'],
   ]) {
     if (fs.existsSync(binary)) continue;
     if (canInstallSystemPackages() && aptInstall(pkg)) continue;

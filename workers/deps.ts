@@ -8,7 +8,7 @@ import { createScrapeBatchActivities } from '../activities/scrape/batch';
 import { createMapActivities } from '../activities/map';
 import { createWebhookEmitActivities } from '../activities/webhooks';
 import type { ActivityDeps } from '../activities';
-import { type Config, monitorSettings } from '../platform/config';
+import type { Config } from '../platform/config';
 import { llmSettingsOf } from '../scrape/llm/model-formats';
 import { createDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
@@ -95,4 +95,9 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
       await db.$disconnect();
     },
   };
+}
+
+/** The monitors' settings for their check activities (monitors/store.ts MonitorSettings). */
+function monitorSettings(config: Pick<Config, 'MONITOR_FAILURES_BEFORE_EVENT' | 'MONITOR_CHECK_RETENTION_DAYS' | 'MONITOR_WEBHOOK_DIFF_MAX_BYTES'>) {
+  return { failuresBeforeEvent: config.MONITOR_FAILURES_BEFORE_EVENT, retentionMs: config.MONITOR_CHECK_RETENTION_DAYS * 86_400_000, webhookDiffMaxBytes: config.MONITOR_WEBHOOK_DIFF_MAX_BYTES };
 }

@@ -5,7 +5,6 @@
 import { engineQueue } from '../scrape/engines';
 import type { ScrapeRequestPayload } from '../scrape/request';
 import type { EscalationStep } from '../scrape/proxy-tiers';
-import type { ScrapeActivityInput } from './activities';
 import type { ErrorCode } from '../platform/errors';
 import type { WebhookRetry } from '../webhooks/types';
 import type { MapOptions } from '../crawl/map-request';
@@ -116,24 +115,6 @@ export interface ScrapeJob {
    * The run pays once, when it succeeds, the served step's price. Absent on every other run.
    */
   escalation?: EscalationStep[];
-}
-
-/** The activity input of step `index` of an `auto` job: the request on that step's engine and tier, nothing debited before. */
-export function jobStepInput(job: ScrapeJob, index: number): ScrapeActivityInput {
-  const ladder = job.escalation!;
-  const step = ladder[index]!;
-  const next = ladder[index + 1];
-  return {
-    runId: job.runId,
-    request: { ...job.request, mode: step.engine },
-    finishOnSuccess: true,
-    step: {
-      index,
-      ...(step.tier ? { tier: step.tier } : {}),
-      ...(next ? { next: { engine: next.engine, ...(next.tier ? { tier: next.tier } : {}) } } : {}),
-      charge: { userId: job.userId, apiKeyId: job.apiKeyId, amount: step.price },
-    },
-  };
 }
 
 /**

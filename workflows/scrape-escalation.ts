@@ -13,7 +13,8 @@ import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '
 import type { Activities, FailedScrape, PageActivities } from './activities';
 import { SCRAPE_ENGINES, engineQueueBeside } from '../scrape/engines';
 import { escalationReasonOf } from '../scrape/proxy-tiers';
-import { type ScrapeBatchWorkflowInput, type ScrapeJob, jobStepInput } from './definitions';
+import type { ScrapeBatchWorkflowInput, ScrapeJob } from './definitions';
+import { jobStepInput } from './scrape-job-step';
 import { describeFailure, scrapeRetryPolicy } from './scrape-steps';
 
 export const ESCALATION_PATCH = 'scrape-escalation-v1';

@@ -10,7 +10,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorCodeOr } from '../../platform/errors';
-import { type FirstAttemptOutcome, type ScrapeActivityOutput, type ScrapeJob, jobStepInput } from '../../workflows/definitions';
+import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
+import { jobStepInput } from '../../workflows/scrape-job-step';
 import type { Engines } from '../../scrape/engine-implementations';
 import { type ScrapeActivityDeps, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 import type { FailedScrape, ScrapeActivityInput } from '../../workflows/activities';

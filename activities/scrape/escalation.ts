@@ -13,7 +13,7 @@ import type { ScrapeRequestPayload } from '../../scrape/request';
 import type { EscalationEntry } from '../../scrape/run-attempts';
 import type { StoredResult, ScrapeResult } from '../../scrape/types';
 import type { ScrapeActivityInput, ScrapeStep } from '../../workflows/activities';
-import type { ScrapeActivityDeps } from './run-scrape';
+import type { ScrapeActivityDeps } from './activity-deps';
 
 /** The tier an attempt goes through: the step's, else the one the request pinned, else (with a country) the cheapest serving it. */
 export function attemptTier(deps: ScrapeActivityDeps, request: ScrapeRequestPayload, step?: ScrapeStep): ProxyTier | undefined {

@@ -1,68 +1,34 @@
 import type { FailedScrape, FinishScrapeRunInput, ScrapeActivityInput } from '../../workflows/activities';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type CreditChange, type DebitInput, debitCredit, isRefunded, refundCredit } from '../../accounts/credit';
-import type { Database } from '../../platform/db';
 import { AppError, ERRORS, errorCodeOr } from '../../platform/errors';
-import type { Logger } from '../../platform/logger';
-import type { WorkerMetrics } from '../../platform/metrics';
 import { notifyLowCreditIfCrossed } from '../../notifications/notifications';
-import type { RunningAttempts } from '../../scrape/running-attempts';
 import type { FinishedRun, ScrapeRunStore } from '../../scrape/runs';
 import type { StoredResult } from '../../scrape/types';
 import { changeTrackingOf } from './change-tracking';
 import { SCRAPE_OUTPUT_FIELDS } from '../../scrape/result';
-import { type SqlClient, untilDatabaseAnswers } from '../../platform/sql';
+import { untilDatabaseAnswers } from '../../platform/sql';
 import { type ScrapeActivityOutput, defaultAttemptTimeoutMs } from '../../workflows/definitions';
-import type { Blacklist } from '../../scrape/blacklist';
-import { type ProxyRotation, createProxyRotation, proxyStickyKey } from '../../scrape/proxies';
+import { createProxyRotation, proxyStickyKey } from '../../scrape/proxies';
 import type { Config } from '../../platform/config';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import type { ScrapeResult } from '../../scrape/types';
 import type { ScrapeRequestPayload } from '../../scrape/request';
 import { scrapeCreditKeys } from '../../scrape/credit-keys';
 import { blockedByOf, blockedMessage } from '../../scrape/blocks';
-import { type TierRotations, createTierRotations } from '../../scrape/proxies';
+import { createTierRotations } from '../../scrape/proxies';
 import { type ProxyTier, escalationReasonOf } from '../../scrape/proxy-tiers';
 import { assertCanPay, attemptTier, countAttempt, escalationEntry, escalationFailure, succeedCharged, tierProxy } from './escalation';
 import { storedCacheKey } from '../../scrape/cache-key';
 import type { Engine } from '../../scrape/request';
 import { schemaJsonFormat, summaryFormat } from '../../scrape/types';
-import { type LlmSettings, runModelFormats } from '../../scrape/llm/model-formats';
-import type { SessionStore } from '../../sessions/store';
+import { runModelFormats } from '../../scrape/llm/model-formats';
 import { openScrapeSession } from './session';
+import type { ScrapeActivityDeps } from './activity-deps';
 
 
 
-/** Who is told when a run finishes in this process (the API answering it; nobody in a worker). */
-export interface RunEvents {
-  finished(run: FinishedRun, remaining?: number): void;
-}
-
-export interface ScrapeActivityDeps {
-  /** Prisma: notifications (low credit). */
-  db: Database;
-  /** Plain SQL: the debit and refund of the hot path. */
-  sql: SqlClient;
-  runs: ScrapeRunStore;
-  logger: Logger;
-  metrics: WorkerMetrics;
-  blacklist: Blacklist;
-  /** LOW_CREDIT_THRESHOLD: a debit crossing it notifies `credit.low` (0 = off). */
-  lowCreditThreshold?: number;
-  runEvents?: RunEvents;
-  /** PROXY_URLS: the process's proxy rotation (absent: every scrape goes direct). */
-  proxies?: ProxyRotation;
-  /** PROXY_TIERS (with PROXY_URLS as basic.default): the pools by tier and country (docs/scraping.md "Escalation"). */
-  proxyTiers?: TierRotations;
-  /** PROXY_STICKY: a flow run keeps one proxy per target host while it works. */
-  proxySticky?: boolean;
-  /** The attempts running in this process, so a cancel of one run stops its fetch alone (scrape/running-attempts.ts). */
-  attempts?: RunningAttempts;
-  /** LLM_BASE_URL, LLM_MODEL…: the model of the json schema and summary formats (absent: they fail LLM_NOT_CONFIGURED). */
-  llm?: LlmSettings;
-  /** Stored sessions (docs/scraping.md "Sessions"): read and written by scrapes that name one. */
-  sessions?: SessionStore;
-}
+export type { RunEvents, ScrapeActivityDeps } from './activity-deps';
 
 /** Target answers that mean "try again later": the attempt failed, a retry may succeed. */
 function isRetryableTargetStatus(status: number): boolean {

@@ -143,6 +143,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/temporal-codec/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Temporal codec server: decode payloads (operator credential: Bearer OPERATOR_TOKEN) */
+        post: operations["postTemporalCodecDecode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/temporal-codec/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Temporal codec server: encode payloads (operator credential: Bearer OPERATOR_TOKEN) */
+        post: operations["postTemporalCodecEncode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/temporal-codec/{token}/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Temporal codec server: decode payloads (operator credential: Bearer OPERATOR_TOKEN, here in the path) */
+        post: operations["postTemporalCodecTokenDecode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/temporal-codec/{token}/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Temporal codec server: encode payloads (operator credential: Bearer OPERATOR_TOKEN, here in the path) */
+        post: operations["postTemporalCodecTokenEncode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-up/email": {
         parameters: {
             query?: never;
@@ -469,6 +537,26 @@ export interface paths {
          * @description Normalised, deduplicated, on the start URL's origin (or its subdomains with `include_subdomains`), at most `limit` (default 1000, at most 10,000). `sitemap`: `include` (default), `skip` (the start page's links only) or `only` (the sitemaps only). robots.txt is honoured (nothing it disallows is fetched or listed; a robots.txt that answers 5xx/429 or nothing fails the map, refunded) unless `ignore_robots: true`. docs/crawl.md "Map".
          */
         post: operations["postMap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the web (SearXNG): ranked results per source, optionally each result scraped (1 credit a search, plus each page's scrape)
+         * @description Results in the backend's order, deduplicated by URL, without the targets the guard refuses (blacklist, private addresses), at most `limit` per source. With `scrape`, every web and news result is scraped as one batch job (each page its scrape's price, failures refunded), answered with the results until `timeout_ms`. 400 SEARCH_NOT_CONFIGURED without a backend (SEARXNG_ENDPOINT); 503 SEARCH_UNAVAILABLE when it fails (refunded). docs/search.md.
+         */
+        post: operations["postSearch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1156,6 +1244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert an uploaded PDF or DOCX (multipart/form-data) to markdown, text and metadata, as a document target is
+         * @description Priced as a document target in http mode (1 credit), refunded when the document cannot be read (DOCUMENT_UNREADABLE). At most 10485760 bytes (413 past it).
+         */
+        post: operations["postDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors": {
         parameters: {
             query?: never;
@@ -1290,6 +1398,306 @@ export interface paths {
         };
         /** A check's diff alone (the link a webhook gives when the diff is too large for its body) */
         get: operations["getMonitorsIdChecksCheckIdDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/team/credit-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the credits left (the account's balance)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2TeamCreditUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/team/token-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the model tokens the account used (no token budget: remainingTokens is 0)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2TeamTokenUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/team/queue-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the account's scrape runs queued and running
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2TeamQueueStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/team/credit-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v1: the credits left (the account's balance)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV1TeamCreditUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/team/token-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v1: the model tokens the account used (no token budget: remainingTokens is 0)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV1TeamTokenUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/team/queue-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v1: the account's scrape runs queued and running
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV1TeamQueueStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/concurrency-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the runs in flight and the limit (CONCURRENCY_LIMIT)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2ConcurrencyCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/crawl/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the account's crawls queued or running
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2CrawlActive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/crawl/params-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2: the operator's model proposes crawl options for a URL and a prompt
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). Needs the operator's model (LLM_BASE_URL, LLM_MODEL): without it 400 LLM_NOT_CONFIGURED. Costs 5 credits (one model format), refunded when the model fails.
+         */
+        post: operations["postV2CrawlParamsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2: parse an uploaded PDF or DOCX to markdown (the native POST /documents)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). multipart/form-data: the file in `file`, the options as JSON in `options`. 1 credit per document, refunded when it cannot be read; at most 10485760 bytes.
+         */
+        post: operations["postV2Parse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/parse/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the file formats POST /v2/parse reads (PDF, DOCX)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2ParseFormats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2: extract structured data from pages with the operator's model (a durable job: poll GET /v2/extract/{id})
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). Each page costs its scrape's price (the batch or crawl job's); the model step 5 credits, refunded when the model fails. `url/*` crawls that site (at most 10 pages).
+         */
+        post: operations["postV2Extract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/extract/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: an extract job's status, data and (with showSources) the pages each field came from
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2ExtractId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v1: extract structured data from pages with the operator's model (a durable job: poll GET /v1/extract/{id})
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). Each page costs its scrape's price (the batch or crawl job's); the model step 5 credits, refunded when the model fails. `url/*` crawls that site (at most 10 pages).
+         */
+        post: operations["postV1Extract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extract/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v1: an extract job's status, data and (with showSources) the pages each field came from
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV1ExtractId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1599,6 +2007,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2 search: web, news and image results over the configured backend (the native POST /search), optionally scraped
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). 400 SEARCH_NOT_CONFIGURED without a search backend; 502 SEARCH_UNAVAILABLE when it fails (refunded; the status the SDKs retry).
+         */
+        post: operations["postV2Search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v1 search: web results over the configured backend (the native POST /search), optionally scraped
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md). 400 SEARCH_NOT_CONFIGURED without a search backend; 502 SEARCH_UNAVAILABLE when it fails (refunded; the status the SDKs retry).
+         */
+        post: operations["postV1Search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1609,7 +2057,7 @@ export interface components {
             message: string | string[];
             error: string;
             /** @enum {string} */
-            code: "ACTION_FAILED" | "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "DOCUMENT_UNREADABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "LLM_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_NOT_CONFIGURED" | "MALFORMED_JSON" | "MONITOR_LIMIT_REACHED" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "PROXY_FAILED" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "SESSION_LIMIT_REACHED" | "SESSION_NOT_FOUND" | "SESSION_TOO_LARGE" | "TARGET_BLOCKED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "VALIDATION_FAILED";
+            code: "ACTION_FAILED" | "BAD_REQUEST" | "BLACKLISTED" | "BROWSER_UNAVAILABLE" | "CONFLICT" | "DEPENDENCY_UNAVAILABLE" | "DOCUMENT_UNREADABLE" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDIT" | "INTERNAL" | "INVALID_ORIGIN" | "INVALID_SELECTOR" | "INVALID_URL" | "LLM_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_NOT_CONFIGURED" | "MALFORMED_JSON" | "MONITOR_LIMIT_REACHED" | "NOT_FOUND" | "NOT_READY" | "PAYLOAD_TOO_LARGE" | "PAYMENTS_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PRIVATE_TARGET" | "PROXY_FAILED" | "RATE_LIMITED" | "REQUEST_IN_PROGRESS" | "RESPONSE_TOO_LARGE" | "SCRAPE_FAILED" | "SEARCH_NOT_CONFIGURED" | "SEARCH_UNAVAILABLE" | "SESSION_LIMIT_REACHED" | "SESSION_NOT_FOUND" | "SESSION_TOO_LARGE" | "TARGET_BLOCKED" | "TARGET_ERROR" | "TIMEOUT" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED";
         } & {
             [key: string]: unknown;
         };
@@ -1635,8 +2083,11 @@ export interface components {
             flowRunId: string | null;
             mode: string;
             url: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /**
+             * @description `cached`: answered from the results cache, cost 0
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "cached" | "failed" | "cancelled";
             attempts: number;
             /** @description Credits debited when the run was accepted */
             cost: number;
@@ -1661,8 +2112,11 @@ export interface components {
             flowRunId: string | null;
             mode: string;
             url: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /**
+             * @description `cached`: answered from the results cache, cost 0
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "cached" | "failed" | "cancelled";
             attempts: number;
             /** @description Credits debited when the run was accepted */
             cost: number;
@@ -1821,6 +2275,33 @@ export interface components {
                     value: unknown;
                 }[];
             };
+            /** @description The results cache (docs/scraping.md "Results cache"): `hit` (cost 0), or `miss` when the request allowed a cached answer (`max_age` > 0) and the page was fetched */
+            cache?: {
+                /** @enum {string} */
+                state: "hit" | "miss";
+                /**
+                 * Format: date-time
+                 * @description A hit: when the run that answered it finished
+                 */
+                cached_at?: string;
+            };
+            /** @description `auto` mode: the engine and proxy tier (`direct` without one) that served the page (docs/scraping.md "Escalation") */
+            served_by?: {
+                engine: string;
+                proxy_tier: string;
+            };
+            /** @description `auto` mode: every attempt with its engine, proxy tier and outcome, and why the run moved on */
+            escalation?: {
+                attempt: number;
+                engine: string;
+                /** @description basic, stealth, or direct (no proxy) */
+                proxy_tier: string;
+                /** @description `succeeded` or the attempt's error code */
+                outcome: string;
+                /** @description Why the run moved on to its next step after this attempt: blocked, app_shell or noscript */
+                escalated?: string;
+                blocked_by?: string;
+            }[];
             credits: {
                 cost: number;
                 remaining: number;
@@ -1846,7 +2327,7 @@ export interface components {
         QueuedRun: {
             id: string;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "succeeded" | "cached" | "failed" | "cancelled";
             links: {
                 self: string;
             } & {
@@ -1855,8 +2336,11 @@ export interface components {
         };
         ScrapeRun: {
             id: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /**
+             * @description `cached`: answered from the results cache (docs/scraping.md "Results cache"), with its result as a succeeded run, cost 0
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "cached" | "failed" | "cancelled";
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
@@ -1876,6 +2360,18 @@ export interface components {
                 outcome: string;
                 message?: string;
             }[];
+            /** @description `auto` mode: every attempt with its engine, proxy tier and outcome, and why the run moved on */
+            escalation?: {
+                attempt: number;
+                engine: string;
+                /** @description basic, stealth, or direct (no proxy) */
+                proxy_tier: string;
+                /** @description `succeeded` or the attempt's error code */
+                outcome: string;
+                /** @description Why the run moved on to its next step after this attempt: blocked, app_shell or noscript */
+                escalated?: string;
+                blocked_by?: string;
+            }[];
         } & {
             [key: string]: unknown;
         };
@@ -1885,6 +2381,96 @@ export interface components {
             url: string;
             /** @description Normalised, deduplicated, in scope; the start page first, then its links, then sitemap URLs */
             links: string[];
+            credits: {
+                cost: number;
+                remaining: number;
+            };
+        };
+        SearchResult: {
+            /** @description The search (the ledger rows of its price carry it as runId) */
+            id: string;
+            query: string;
+            web?: ({
+                url: string;
+                title?: string;
+                description?: string;
+                position: number;
+                published_date?: string;
+                image_url?: string;
+                image_width?: number;
+                image_height?: number;
+                /** @description With `scrape`: the result's page run (GET /webhook/runs/{run_id}), its result when it succeeded */
+                scrape?: {
+                    run_id: string | null;
+                    status: string;
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    error?: {
+                        code: string;
+                        message: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            news?: ({
+                url: string;
+                title?: string;
+                description?: string;
+                position: number;
+                published_date?: string;
+                image_url?: string;
+                image_width?: number;
+                image_height?: number;
+                /** @description With `scrape`: the result's page run (GET /webhook/runs/{run_id}), its result when it succeeded */
+                scrape?: {
+                    run_id: string | null;
+                    status: string;
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    error?: {
+                        code: string;
+                        message: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            images?: ({
+                url: string;
+                title?: string;
+                description?: string;
+                position: number;
+                published_date?: string;
+                image_url?: string;
+                image_width?: number;
+                image_height?: number;
+                /** @description With `scrape`: the result's page run (GET /webhook/runs/{run_id}), its result when it succeeded */
+                scrape?: {
+                    run_id: string | null;
+                    status: string;
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    error?: {
+                        code: string;
+                        message: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description With `scrape`: the batch job of the results' pages (GET /crawl/{batch_id}) */
+            batch_id?: string;
+            warning?: string;
             credits: {
                 cost: number;
                 remaining: number;
@@ -2285,6 +2871,65 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        FirecrawlError: {
+            /** @constant */
+            success: false;
+            /** @description Firecrawl's code where one exists (BAD_REQUEST, SCRAPE_TIMEOUT, …), else ours (docs/errors.md) */
+            code: string;
+            error: string;
+            details?: {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        FirecrawlDocument: {
+            markdown?: string;
+            html?: string;
+            rawHtml?: string;
+            links?: string[];
+            /** @description data:image/png;base64,… */
+            screenshot?: string;
+            /** @description The json format: the model's answer, valid against the schema */
+            json?: unknown;
+            /** @description v1's extract format: as json */
+            extract?: unknown;
+            summary?: string;
+            /** @description With `actions`: what they produced */
+            actions?: {
+                /** @description One per screenshot action, data:image/png;base64,… */
+                screenshots: string[];
+                scrapes: {
+                    url: string;
+                    html: string;
+                }[];
+                javascriptReturns: {
+                    type: string;
+                    value: unknown;
+                }[];
+                /** @description Always empty (no pdf action) */
+                pdfs: string[];
+            };
+            metadata: components["schemas"]["FirecrawlMetadata"];
+        };
+        /** @description Plus every og:* and twitter:* meta tag under its own name (and og ones camel-cased: ogTitle) */
+        FirecrawlMetadata: {
+            title?: string;
+            description?: string;
+            language?: string;
+            sourceURL: string;
+            url: string;
+            statusCode: number;
+            contentType?: string;
+            scrapeId: string;
+            creditsUsed: number;
+            /** @enum {string} */
+            proxyUsed: "basic" | "stealth";
+            /** @enum {string} */
+            cacheState: "hit" | "miss";
+            /** @description A cache hit: when the page was fetched (ISO 8601) */
+            cachedAt?: string;
+        } & {
+            [key: string]: unknown;
+        };
         FirecrawlV2ScrapeRequest: {
             /** @description markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary, changeTracking (with markdown) or {type: "changeTracking", modes: ["git-diff"]} */
             formats?: (string | ({
@@ -2332,21 +2977,23 @@ export interface components {
             mobile?: boolean;
             /** @description Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser */
             actions?: unknown[];
-            /** @description Ignored */
+            /** @description country: our `country` (a proxy pool of that country, PROXY_TIERS; 400 naming it when none); languages: the Accept-Language header unless headers set one */
             location?: {
                 country?: string;
                 languages?: string[];
             } & {
                 [key: string]: unknown;
             };
-            /** @description Ignored (our proxies are PROXY_URLS') */
+            /** @description basic | stealth (enhanced: stealth) pin a proxy tier; auto (default) climbs the tiers (docs/scraping.md "Escalation") */
             proxy?: string;
-            /** @description Ignored: TLS is always verified */
+            /** @description true accepts invalid and self-signed certificates (both engines); default false */
             skipTlsVerification?: boolean;
             removeBase64Images?: boolean;
             fastMode?: boolean;
             blockAds?: boolean;
+            /** @description false: this result never answers a later request from the results cache */
             storeInCache?: boolean;
+            /** @description ms: answer from the account's identical request that succeeded within it (the results cache; a hit costs nothing); absent or 0 fetches */
             maxAge?: number;
             minAge?: number;
             /** @description PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500) */
@@ -2362,10 +3009,10 @@ export interface components {
             integration?: string | null;
             origin?: string;
             /**
-             * @description Extension: force the engine ("http" or "browser") instead of the choice above
+             * @description Extension: force the engine ("http" or "browser") instead of auto (http first, the browser and the next proxy tier when blocked)
              * @enum {string}
              */
-            mode?: "http" | "browser";
+            mode?: "http" | "browser" | "auto";
             /** @description Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions") */
             session?: {
                 name: string;
@@ -2380,63 +3027,6 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["FirecrawlDocument"];
-        };
-        FirecrawlDocument: {
-            markdown?: string;
-            html?: string;
-            rawHtml?: string;
-            links?: string[];
-            /** @description data:image/png;base64,… */
-            screenshot?: string;
-            /** @description The json format: the model's answer, valid against the schema */
-            json?: unknown;
-            /** @description v1's extract format: as json */
-            extract?: unknown;
-            summary?: string;
-            /** @description With `actions`: what they produced */
-            actions?: {
-                /** @description One per screenshot action, data:image/png;base64,… */
-                screenshots: string[];
-                scrapes: {
-                    url: string;
-                    html: string;
-                }[];
-                javascriptReturns: {
-                    type: string;
-                    value: unknown;
-                }[];
-                /** @description Always empty (no pdf action) */
-                pdfs: string[];
-            };
-            metadata: components["schemas"]["FirecrawlMetadata"];
-        };
-        /** @description Plus every og:* and twitter:* meta tag under its own name (and og ones camel-cased: ogTitle) */
-        FirecrawlMetadata: {
-            title?: string;
-            description?: string;
-            language?: string;
-            sourceURL: string;
-            url: string;
-            statusCode: number;
-            contentType?: string;
-            scrapeId: string;
-            creditsUsed: number;
-            /** @enum {string} */
-            proxyUsed: "basic" | "stealth";
-            /** @enum {string} */
-            cacheState: "hit" | "miss";
-        } & {
-            [key: string]: unknown;
-        };
-        FirecrawlError: {
-            /** @constant */
-            success: false;
-            /** @description Firecrawl's code where one exists (BAD_REQUEST, SCRAPE_TIMEOUT, …), else ours (docs/errors.md) */
-            code: string;
-            error: string;
-            details?: {
-                [key: string]: unknown;
-            } | unknown[];
         };
         FirecrawlV1ScrapeRequest: {
             /** @description markdown (default), html, rawHtml, links, screenshot, screenshot@fullPage, json (with jsonOptions), extract (with extractOptions), summary, changeTracking (with markdown) */
@@ -2476,21 +3066,23 @@ export interface components {
             mobile?: boolean;
             /** @description Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser */
             actions?: unknown[];
-            /** @description Ignored */
+            /** @description country: our `country` (a proxy pool of that country, PROXY_TIERS; 400 naming it when none); languages: the Accept-Language header unless headers set one */
             location?: {
                 country?: string;
                 languages?: string[];
             } & {
                 [key: string]: unknown;
             };
-            /** @description Ignored (our proxies are PROXY_URLS') */
+            /** @description basic | stealth (enhanced: stealth) pin a proxy tier; auto (default) climbs the tiers (docs/scraping.md "Escalation") */
             proxy?: string;
-            /** @description Ignored: TLS is always verified */
+            /** @description true accepts invalid and self-signed certificates (both engines); default false */
             skipTlsVerification?: boolean;
             removeBase64Images?: boolean;
             fastMode?: boolean;
             blockAds?: boolean;
+            /** @description false: this result never answers a later request from the results cache */
             storeInCache?: boolean;
+            /** @description ms: answer from the account's identical request that succeeded within it (the results cache; a hit costs nothing); absent or 0 fetches */
             maxAge?: number;
             minAge?: number;
             /** @description PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500) */
@@ -2506,10 +3098,10 @@ export interface components {
             integration?: string | null;
             origin?: string;
             /**
-             * @description Extension: force the engine ("http" or "browser") instead of the choice above
+             * @description Extension: force the engine ("http" or "browser") instead of auto (http first, the browser and the next proxy tier when blocked)
              * @enum {string}
              */
-            mode?: "http" | "browser";
+            mode?: "http" | "browser" | "auto";
             /** @description Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions") */
             session?: {
                 name: string;
@@ -2559,6 +3151,29 @@ export interface components {
             /** @constant */
             success: true;
             links: string[];
+        };
+        /** @description Firecrawl search request: query, limit, sources, tbs, lang, country, location, includeDomains, excludeDomains, timeout, ignoreInvalidURLs, scrapeOptions; other fields are accepted and ignored (docs/firecrawl.md "Search"). */
+        FirecrawlSearchRequest: {
+            query: string;
+            limit?: number;
+            sources?: (string | ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            tbs?: string;
+            lang?: string;
+            country?: string;
+            location?: string;
+            includeDomains?: string[];
+            excludeDomains?: string[];
+            timeout?: number;
+            ignoreInvalidURLs?: boolean;
+            scrapeOptions?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -2657,7 +3272,7 @@ export interface operations {
                         message: string | string[];
                         error: string;
                         /** @enum {string} */
-                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "LLM_NOT_CONFIGURED" | "NOT_FOUND" | "SESSION_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "MONITOR_LIMIT_REACHED" | "CANCELLED" | "SESSION_LIMIT_REACHED" | "SESSION_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "ACTION_FAILED" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "TARGET_BLOCKED" | "RESPONSE_TOO_LARGE" | "DOCUMENT_UNREADABLE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_FAILED" | "PAYMENT_PROVIDER_ERROR" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "INPUT_TIMEOUT" | "TIMEOUT";
+                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "SEARCH_NOT_CONFIGURED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "LLM_NOT_CONFIGURED" | "NOT_FOUND" | "SESSION_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "MONITOR_LIMIT_REACHED" | "CANCELLED" | "SESSION_LIMIT_REACHED" | "SESSION_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "ACTION_FAILED" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "TARGET_BLOCKED" | "JAVASCRIPT_REQUIRED" | "RESPONSE_TOO_LARGE" | "DOCUMENT_UNREADABLE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_FAILED" | "PAYMENT_PROVIDER_ERROR" | "SEARCH_UNAVAILABLE" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "INPUT_TIMEOUT" | "TIMEOUT";
                         /** @enum {string} */
                         status: "starting" | "degraded";
                         checks: {
@@ -2856,10 +3471,19 @@ export interface operations {
                             formats: number;
                             llm: string;
                         };
+                        proxy_tiers: {
+                            tiers: {
+                                [key: string]: number;
+                            };
+                            configured: string[];
+                            escalation: string;
+                        };
                         documents: {
                             per_document: number;
                             per_page: number;
                             rule: string;
+                            upload: number;
+                            upload_rule: string;
                         };
                         flow_nodes: {
                             [key: string]: string;
@@ -2868,8 +3492,19 @@ export interface operations {
                             map: number;
                             crawl: string;
                             batch_scrape: string;
+                            extract: string;
+                            crawl_params_preview: number;
+                        };
+                        search: {
+                            per_search: number;
+                            scraped_result: string;
+                            refunds: string;
                         };
                         refunds: string;
+                        cache: {
+                            hit: number;
+                            rule: string;
+                        };
                     };
                 };
             };
@@ -2913,6 +3548,390 @@ export interface operations {
             };
             /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTemporalCodecDecode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    payloads: {
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                        data?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payloads: {
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
+                            data?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTemporalCodecEncode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    payloads: {
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                        data?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payloads: {
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
+                            data?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTemporalCodecTokenDecode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    payloads: {
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                        data?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payloads: {
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
+                            data?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTemporalCodecTokenEncode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    payloads: {
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                        data?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payloads: {
+                            metadata?: {
+                                [key: string]: string;
+                            } | null;
+                            data?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3977,7 +4996,7 @@ export interface operations {
                      * @default http
                      * @enum {string}
                      */
-                    mode?: "http" | "browser";
+                    mode?: "http" | "browser" | "auto";
                     /** @enum {string} */
                     method?: "GET" | "POST";
                     headers?: {
@@ -4037,6 +5056,9 @@ export interface operations {
                     };
                     /** @enum {string} */
                     proxy?: "none" | "default";
+                    /** @enum {string} */
+                    proxy_tier?: "basic" | "stealth" | "auto";
+                    country?: string;
                     block_detection?: boolean;
                     cookies?: {
                         name: string;
@@ -4060,6 +5082,9 @@ export interface operations {
                     };
                     actions?: components["schemas"]["ScrapeAction"][];
                     mobile?: boolean;
+                    skip_tls_verification?: boolean;
+                    max_age?: number;
+                    store_in_cache?: boolean;
                 };
             };
         };
@@ -4701,6 +5726,163 @@ export interface operations {
             };
             /** @description - `TIMEOUT`: The work did not finish within the time limit (50 s for a synchronous call); the run id is in the body. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "temporal workflows",
+                 *       "limit": 5,
+                 *       "sources": [
+                 *         "web"
+                 *       ],
+                 *       "time_range": "month",
+                 *       "scrape": {
+                 *         "formats": [
+                 *           "markdown"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    query: string;
+                    /**
+                     * @description Results per source at most
+                     * @default 5
+                     */
+                    limit?: number;
+                    /**
+                     * @default [
+                     *       "web"
+                     *     ]
+                     */
+                    sources?: ("web" | "news" | "images")[];
+                    /** @enum {string} */
+                    time_range?: "day" | "week" | "month" | "year";
+                    language?: string;
+                    /** @description Results for this country: with `language`, the locale language-COUNTRY; alone, the country's main language */
+                    country?: string;
+                    safe_search?: 0 | 1 | 2;
+                    /** @description Only results on these hosts or their subdomains */
+                    include_domains?: string[];
+                    /** @description No results on these hosts or their subdomains */
+                    exclude_domains?: string[];
+                    /** @description When the answer is due, scraping included (default SYNC_TIMEOUT_MS) */
+                    timeout_ms?: number;
+                    /** @description Scrape every web and news result with this scrape request (as POST /batch/scrape's `scrape`: without url, async, webhook), paid per page */
+                    scrape?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /**
+             * @description - `SEARCH_NOT_CONFIGURED`: A search on a service without a search backend (SEARXNG_ENDPOINT unset): refused before any debit.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             *     - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INVALID_ORIGIN`: A browser request from an origin that is not trusted (cross-site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description - `SEARCH_UNAVAILABLE`: The search backend (SEARXNG_ENDPOINT) could not be reached, timed out, or answered an error or something other than its JSON: the search is refunded; retry shortly.
+             *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8824,6 +10006,7 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
+                    ignore_query_parameters?: boolean;
                 };
             };
         };
@@ -9844,6 +11027,121 @@ export interface operations {
             };
             /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The PDF or DOCX, at most 10485760 bytes
+                     */
+                    file: string;
+                    /** @description Comma-separated, of markdown, text, metadata (default all) */
+                    formats?: string;
+                    /** @description Pages of a PDF read at most (default 100, at most 2000) */
+                    max_pages?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScrapeResult"];
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request body's charset or encoding is not supported. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DOCUMENT_UNREADABLE`: The target is a PDF or DOCX that cannot be read: corrupt, encrypted with a password, or past the reading bounds (time, memory; docs/scraping.md "Documents (PDF, DOCX)"). */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10887,6 +12185,2197 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2TeamCreditUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            remainingCredits: number;
+                            planCredits: null;
+                            billingPeriodStart: null;
+                            billingPeriodEnd: null;
+                        };
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2TeamTokenUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Always 0: there is no token budget, model work is priced in credits */
+                            remainingTokens: number;
+                            planTokens: null;
+                            billingPeriodStart: null;
+                            billingPeriodEnd: null;
+                            tokensUsed: number;
+                            promptTokens: number;
+                            completionTokens: number;
+                        };
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2TeamQueueStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        jobsInQueue: number;
+                        activeJobsInQueue: number;
+                        waitingJobsInQueue: number;
+                        maxConcurrency: number;
+                        mostRecentSuccess: string | null;
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV1TeamCreditUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            remainingCredits: number;
+                            planCredits: null;
+                            billingPeriodStart: null;
+                            billingPeriodEnd: null;
+                        };
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV1TeamTokenUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Always 0: there is no token budget, model work is priced in credits */
+                            remainingTokens: number;
+                            planTokens: null;
+                            billingPeriodStart: null;
+                            billingPeriodEnd: null;
+                            tokensUsed: number;
+                            promptTokens: number;
+                            completionTokens: number;
+                        };
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV1TeamQueueStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        jobsInQueue: number;
+                        activeJobsInQueue: number;
+                        waitingJobsInQueue: number;
+                        maxConcurrency: number;
+                        mostRecentSuccess: string | null;
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2ConcurrencyCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        concurrency: number;
+                        maxConcurrency: number;
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2CrawlActive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        crawls: {
+                            id: string;
+                            teamId: string;
+                            url: string;
+                            options: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2CrawlParamsPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com",
+                 *       "prompt": "only the blog posts"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    prompt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Crawl options for POST /v2/crawl: includePaths, excludePaths, maxDiscoveryDepth, limit, sitemap, crawlEntireDomain, allowSubdomains, allowExternalLinks, ignoreQueryParameters */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `LLM_FAILED`: A json schema or summary format: the model endpoint (LLM_BASE_URL) could not be reached or refused the call (tried twice when the failure was its own: unreachable, timeout, 5xx, 429). The page is not scraped again; the run is refunded.
+             *     - `LLM_INVALID_OUTPUT`: A json schema or summary format: the model's answer was not valid (not JSON, not valid against the schema, or empty) twice. The page is not scraped again; the run is refunded.
+             */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2Parse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A PDF or DOCX, at most 10485760 bytes
+                     */
+                    file: string;
+                    /** @description Firecrawl scrape options as JSON: formats ["markdown"], parsers [{type: "pdf", maxPages}] */
+                    options?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlDocument"];
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The request body's charset or encoding is not supported. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DOCUMENT_UNREADABLE`: The target is a PDF or DOCX that cannot be read: corrupt, encrypted with a password, or past the reading bounds (time, memory; docs/scraping.md "Documents (PDF, DOCX)"). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2ParseFormats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            formats: {
+                                format: string;
+                                kind: string;
+                                extensions: string[];
+                                mimeTypes: string[];
+                                available: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2Extract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "urls": [
+                 *         "https://example.com/"
+                 *       ],
+                 *       "prompt": "the page title",
+                 *       "schema": {
+                 *         "type": "object",
+                 *         "properties": {
+                 *           "title": {
+                 *             "type": "string"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    urls?: string[];
+                    prompt?: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    systemPrompt?: string;
+                    allowExternalLinks?: boolean;
+                    enableWebSearch?: boolean;
+                    showSources?: boolean;
+                    scrapeOptions?: {
+                        [key: string]: unknown;
+                    };
+                    ignoreInvalidURLs?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                        urlTrace: string[];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2ExtractId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                        /** @enum {string} */
+                        status: "processing" | "completed" | "failed" | "cancelled";
+                        data?: unknown;
+                        sources?: {
+                            [key: string]: string[];
+                        };
+                        error?: string;
+                        expiresAt: string;
+                        creditsUsed: number;
+                        tokensUsed: number;
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV1Extract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "urls": [
+                 *         "https://example.com/"
+                 *       ],
+                 *       "prompt": "the page title",
+                 *       "schema": {
+                 *         "type": "object",
+                 *         "properties": {
+                 *           "title": {
+                 *             "type": "string"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    urls?: string[];
+                    prompt?: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    systemPrompt?: string;
+                    allowExternalLinks?: boolean;
+                    enableWebSearch?: boolean;
+                    showSources?: boolean;
+                    scrapeOptions?: {
+                        [key: string]: unknown;
+                    };
+                    ignoreInvalidURLs?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                        urlTrace: string[];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `BLACKLISTED`: The target host is blacklisted.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV1ExtractId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                        /** @enum {string} */
+                        status: "processing" | "completed" | "failed" | "cancelled";
+                        data?: unknown;
+                        sources?: {
+                            [key: string]: string[];
+                        };
+                        error?: string;
+                        expiresAt: string;
+                        creditsUsed: number;
+                        tokensUsed: number;
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
                 };
             };
             /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
@@ -13948,6 +17437,332 @@ export interface operations {
                 };
             };
             /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2Search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "temporal workflows",
+                 *       "limit": 5,
+                 *       "sources": [
+                 *         "web"
+                 *       ],
+                 *       "scrapeOptions": {
+                 *         "formats": [
+                 *           "markdown"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: unknown;
+                        creditsUsed?: number;
+                        id?: string;
+                        warning?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `SEARCH_NOT_CONFIGURED`: A search on a service without a search backend (SEARXNG_ENDPOINT unset): refused before any debit.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `SEARCH_UNAVAILABLE`: The search backend (SEARXNG_ENDPOINT) could not be reached, timed out, or answered an error or something other than its JSON: the search is refunded; retry shortly.
+             *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV1Search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "temporal workflows",
+                 *       "limit": 5,
+                 *       "sources": [
+                 *         "web"
+                 *       ],
+                 *       "scrapeOptions": {
+                 *         "formats": [
+                 *           "markdown"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: unknown;
+                        creditsUsed?: number;
+                        id?: string;
+                        warning?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `SEARCH_NOT_CONFIGURED`: A search on a service without a search backend (SEARXNG_ENDPOINT unset): refused before any debit.
+             *     - `LLM_NOT_CONFIGURED`: A json format with `schema`, or the summary format, needs a model endpoint, and this service has none configured (LLM_BASE_URL, LLM_MODEL); nothing is started or charged.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `SEARCH_UNAVAILABLE`: The search backend (SEARXNG_ENDPOINT) could not be reached, timed out, or answered an error or something other than its JSON: the search is refunded; retry shortly.
+             *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
+             */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -42,6 +42,11 @@ from .firecrawl_map_request_sitemap import FirecrawlMapRequestSitemap
 from .firecrawl_metadata import FirecrawlMetadata
 from .firecrawl_metadata_cache_state import FirecrawlMetadataCacheState
 from .firecrawl_metadata_proxy_used import FirecrawlMetadataProxyUsed
+from .firecrawl_search_request import FirecrawlSearchRequest
+from .firecrawl_search_request_scrape_options import FirecrawlSearchRequestScrapeOptions
+from .firecrawl_search_request_sources_item_type_1 import (
+    FirecrawlSearchRequestSourcesItemType1,
+)
 from .firecrawl_v1_map_response import FirecrawlV1MapResponse
 from .firecrawl_v1_scrape_request import FirecrawlV1ScrapeRequest
 from .firecrawl_v1_scrape_request_extract_options import (
@@ -167,12 +172,18 @@ from .get_monitors_id_checks_response_200 import GetMonitorsIdChecksResponse200
 from .get_monitors_response_200 import GetMonitorsResponse200
 from .get_openapi_json_response_200 import GetOpenapiJsonResponse200
 from .get_pricing_response_200 import GetPricingResponse200
+from .get_pricing_response_200_cache import GetPricingResponse200Cache
 from .get_pricing_response_200_documents import GetPricingResponse200Documents
 from .get_pricing_response_200_flow_nodes import GetPricingResponse200FlowNodes
 from .get_pricing_response_200_jobs import GetPricingResponse200Jobs
+from .get_pricing_response_200_proxy_tiers import GetPricingResponse200ProxyTiers
+from .get_pricing_response_200_proxy_tiers_tiers import (
+    GetPricingResponse200ProxyTiersTiers,
+)
 from .get_pricing_response_200_scrape import GetPricingResponse200Scrape
 from .get_pricing_response_200_scrape_extras import GetPricingResponse200ScrapeExtras
 from .get_pricing_response_200_scrape_modes import GetPricingResponse200ScrapeModes
+from .get_pricing_response_200_search import GetPricingResponse200Search
 from .get_readyz_response_200 import GetReadyzResponse200
 from .get_readyz_response_200_checks import GetReadyzResponse200Checks
 from .get_readyz_response_503 import GetReadyzResponse503
@@ -197,6 +208,18 @@ from .get_v1_crawl_id_errors_response_200_errors_item import (
 )
 from .get_v1_crawl_id_response_200 import GetV1CrawlIdResponse200
 from .get_v1_crawl_id_response_200_status import GetV1CrawlIdResponse200Status
+from .get_v1_extract_id_response_200 import GetV1ExtractIdResponse200
+from .get_v1_extract_id_response_200_sources import GetV1ExtractIdResponse200Sources
+from .get_v1_extract_id_response_200_status import GetV1ExtractIdResponse200Status
+from .get_v1_team_credit_usage_response_200 import GetV1TeamCreditUsageResponse200
+from .get_v1_team_credit_usage_response_200_data import (
+    GetV1TeamCreditUsageResponse200Data,
+)
+from .get_v1_team_queue_status_response_200 import GetV1TeamQueueStatusResponse200
+from .get_v1_team_token_usage_response_200 import GetV1TeamTokenUsageResponse200
+from .get_v1_team_token_usage_response_200_data import (
+    GetV1TeamTokenUsageResponse200Data,
+)
 from .get_v2_batch_scrape_id_errors_response_200 import (
     GetV2BatchScrapeIdErrorsResponse200,
 )
@@ -207,12 +230,37 @@ from .get_v2_batch_scrape_id_response_200 import GetV2BatchScrapeIdResponse200
 from .get_v2_batch_scrape_id_response_200_status import (
     GetV2BatchScrapeIdResponse200Status,
 )
+from .get_v2_concurrency_check_response_200 import GetV2ConcurrencyCheckResponse200
+from .get_v2_crawl_active_response_200 import GetV2CrawlActiveResponse200
+from .get_v2_crawl_active_response_200_crawls_item import (
+    GetV2CrawlActiveResponse200CrawlsItem,
+)
+from .get_v2_crawl_active_response_200_crawls_item_options_type_0 import (
+    GetV2CrawlActiveResponse200CrawlsItemOptionsType0,
+)
 from .get_v2_crawl_id_errors_response_200 import GetV2CrawlIdErrorsResponse200
 from .get_v2_crawl_id_errors_response_200_errors_item import (
     GetV2CrawlIdErrorsResponse200ErrorsItem,
 )
 from .get_v2_crawl_id_response_200 import GetV2CrawlIdResponse200
 from .get_v2_crawl_id_response_200_status import GetV2CrawlIdResponse200Status
+from .get_v2_extract_id_response_200 import GetV2ExtractIdResponse200
+from .get_v2_extract_id_response_200_sources import GetV2ExtractIdResponse200Sources
+from .get_v2_extract_id_response_200_status import GetV2ExtractIdResponse200Status
+from .get_v2_parse_formats_response_200 import GetV2ParseFormatsResponse200
+from .get_v2_parse_formats_response_200_data import GetV2ParseFormatsResponse200Data
+from .get_v2_parse_formats_response_200_data_formats_item import (
+    GetV2ParseFormatsResponse200DataFormatsItem,
+)
+from .get_v2_team_credit_usage_response_200 import GetV2TeamCreditUsageResponse200
+from .get_v2_team_credit_usage_response_200_data import (
+    GetV2TeamCreditUsageResponse200Data,
+)
+from .get_v2_team_queue_status_response_200 import GetV2TeamQueueStatusResponse200
+from .get_v2_team_token_usage_response_200 import GetV2TeamTokenUsageResponse200
+from .get_v2_team_token_usage_response_200_data import (
+    GetV2TeamTokenUsageResponse200Data,
+)
 from .get_webhook_whoami_response_200 import GetWebhookWhoamiResponse200
 from .map_result import MapResult
 from .map_result_credits import MapResultCredits
@@ -319,6 +367,7 @@ from .post_crawl_body_sitemap import PostCrawlBodySitemap
 from .post_crawl_body_webhook import PostCrawlBodyWebhook
 from .post_crawl_body_webhook_events_item import PostCrawlBodyWebhookEventsItem
 from .post_crawl_body_webhook_metadata import PostCrawlBodyWebhookMetadata
+from .post_documents_body import PostDocumentsBody
 from .post_flows_id_runs_body import PostFlowsIdRunsBody
 from .post_flows_id_runs_body_webhook import PostFlowsIdRunsBodyWebhook
 from .post_flows_id_runs_body_webhook_events_item import (
@@ -334,6 +383,70 @@ from .post_monitors_body_ignore import PostMonitorsBodyIgnore
 from .post_monitors_body_request import PostMonitorsBodyRequest
 from .post_monitors_body_schedule_type_0 import PostMonitorsBodyScheduleType0
 from .post_monitors_body_schedule_type_1 import PostMonitorsBodyScheduleType1
+from .post_search_body import PostSearchBody
+from .post_search_body_scrape import PostSearchBodyScrape
+from .post_search_body_sources_item import PostSearchBodySourcesItem
+from .post_search_body_time_range import PostSearchBodyTimeRange
+from .post_temporal_codec_decode_body import PostTemporalCodecDecodeBody
+from .post_temporal_codec_decode_body_payloads_item import (
+    PostTemporalCodecDecodeBodyPayloadsItem,
+)
+from .post_temporal_codec_decode_body_payloads_item_metadata_type_0 import (
+    PostTemporalCodecDecodeBodyPayloadsItemMetadataType0,
+)
+from .post_temporal_codec_decode_response_200 import PostTemporalCodecDecodeResponse200
+from .post_temporal_codec_decode_response_200_payloads_item import (
+    PostTemporalCodecDecodeResponse200PayloadsItem,
+)
+from .post_temporal_codec_decode_response_200_payloads_item_metadata_type_0 import (
+    PostTemporalCodecDecodeResponse200PayloadsItemMetadataType0,
+)
+from .post_temporal_codec_encode_body import PostTemporalCodecEncodeBody
+from .post_temporal_codec_encode_body_payloads_item import (
+    PostTemporalCodecEncodeBodyPayloadsItem,
+)
+from .post_temporal_codec_encode_body_payloads_item_metadata_type_0 import (
+    PostTemporalCodecEncodeBodyPayloadsItemMetadataType0,
+)
+from .post_temporal_codec_encode_response_200 import PostTemporalCodecEncodeResponse200
+from .post_temporal_codec_encode_response_200_payloads_item import (
+    PostTemporalCodecEncodeResponse200PayloadsItem,
+)
+from .post_temporal_codec_encode_response_200_payloads_item_metadata_type_0 import (
+    PostTemporalCodecEncodeResponse200PayloadsItemMetadataType0,
+)
+from .post_temporal_codec_token_decode_body import PostTemporalCodecTokenDecodeBody
+from .post_temporal_codec_token_decode_body_payloads_item import (
+    PostTemporalCodecTokenDecodeBodyPayloadsItem,
+)
+from .post_temporal_codec_token_decode_body_payloads_item_metadata_type_0 import (
+    PostTemporalCodecTokenDecodeBodyPayloadsItemMetadataType0,
+)
+from .post_temporal_codec_token_decode_response_200 import (
+    PostTemporalCodecTokenDecodeResponse200,
+)
+from .post_temporal_codec_token_decode_response_200_payloads_item import (
+    PostTemporalCodecTokenDecodeResponse200PayloadsItem,
+)
+from .post_temporal_codec_token_decode_response_200_payloads_item_metadata_type_0 import (
+    PostTemporalCodecTokenDecodeResponse200PayloadsItemMetadataType0,
+)
+from .post_temporal_codec_token_encode_body import PostTemporalCodecTokenEncodeBody
+from .post_temporal_codec_token_encode_body_payloads_item import (
+    PostTemporalCodecTokenEncodeBodyPayloadsItem,
+)
+from .post_temporal_codec_token_encode_body_payloads_item_metadata_type_0 import (
+    PostTemporalCodecTokenEncodeBodyPayloadsItemMetadataType0,
+)
+from .post_temporal_codec_token_encode_response_200 import (
+    PostTemporalCodecTokenEncodeResponse200,
+)
+from .post_temporal_codec_token_encode_response_200_payloads_item import (
+    PostTemporalCodecTokenEncodeResponse200PayloadsItem,
+)
+from .post_temporal_codec_token_encode_response_200_payloads_item_metadata_type_0 import (
+    PostTemporalCodecTokenEncodeResponse200PayloadsItemMetadataType0,
+)
 from .post_user_templates_body import PostUserTemplatesBody
 from .post_user_templates_body_params_item import PostUserTemplatesBodyParamsItem
 from .post_user_templates_body_params_item_type import (
@@ -346,10 +459,29 @@ from .post_v1_batch_scrape_body import PostV1BatchScrapeBody
 from .post_v1_batch_scrape_response_200 import PostV1BatchScrapeResponse200
 from .post_v1_crawl_body import PostV1CrawlBody
 from .post_v1_crawl_response_200 import PostV1CrawlResponse200
+from .post_v1_extract_body import PostV1ExtractBody
+from .post_v1_extract_body_schema import PostV1ExtractBodySchema
+from .post_v1_extract_body_scrape_options import PostV1ExtractBodyScrapeOptions
+from .post_v1_extract_response_200 import PostV1ExtractResponse200
+from .post_v1_search_response_200 import PostV1SearchResponse200
 from .post_v2_batch_scrape_body import PostV2BatchScrapeBody
 from .post_v2_batch_scrape_response_200 import PostV2BatchScrapeResponse200
 from .post_v2_crawl_body import PostV2CrawlBody
+from .post_v2_crawl_params_preview_body import PostV2CrawlParamsPreviewBody
+from .post_v2_crawl_params_preview_response_200 import (
+    PostV2CrawlParamsPreviewResponse200,
+)
+from .post_v2_crawl_params_preview_response_200_data import (
+    PostV2CrawlParamsPreviewResponse200Data,
+)
 from .post_v2_crawl_response_200 import PostV2CrawlResponse200
+from .post_v2_extract_body import PostV2ExtractBody
+from .post_v2_extract_body_schema import PostV2ExtractBodySchema
+from .post_v2_extract_body_scrape_options import PostV2ExtractBodyScrapeOptions
+from .post_v2_extract_response_200 import PostV2ExtractResponse200
+from .post_v2_parse_body import PostV2ParseBody
+from .post_v2_parse_response_200 import PostV2ParseResponse200
+from .post_v2_search_response_200 import PostV2SearchResponse200
 from .post_webhook_unblocker_body import PostWebhookUnblockerBody
 from .post_webhook_unblocker_body_body_type_1 import PostWebhookUnblockerBodyBodyType1
 from .post_webhook_unblocker_body_cookies_item import (
@@ -383,6 +515,7 @@ from .post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from .post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
 from .post_webhook_unblocker_body_options import PostWebhookUnblockerBodyOptions
 from .post_webhook_unblocker_body_proxy import PostWebhookUnblockerBodyProxy
+from .post_webhook_unblocker_body_proxy_tier import PostWebhookUnblockerBodyProxyTier
 from .post_webhook_unblocker_body_selectors_item_type_1 import (
     PostWebhookUnblockerBodySelectorsItemType1,
 )
@@ -424,11 +557,14 @@ from .scrape_result_actions_javascript_returns_item import (
 )
 from .scrape_result_actions_scrapes_item import ScrapeResultActionsScrapesItem
 from .scrape_result_actions_screenshots_item import ScrapeResultActionsScreenshotsItem
+from .scrape_result_cache import ScrapeResultCache
+from .scrape_result_cache_state import ScrapeResultCacheState
 from .scrape_result_change_tracking import ScrapeResultChangeTracking
 from .scrape_result_change_tracking_change_status import (
     ScrapeResultChangeTrackingChangeStatus,
 )
 from .scrape_result_credits import ScrapeResultCredits
+from .scrape_result_escalation_item import ScrapeResultEscalationItem
 from .scrape_result_headers import ScrapeResultHeaders
 from .scrape_result_links_item import ScrapeResultLinksItem
 from .scrape_result_llm_usage import ScrapeResultLlmUsage
@@ -436,17 +572,33 @@ from .scrape_result_metadata import ScrapeResultMetadata
 from .scrape_result_metadata_document_type import ScrapeResultMetadataDocumentType
 from .scrape_result_mode import ScrapeResultMode
 from .scrape_result_screenshot import ScrapeResultScreenshot
+from .scrape_result_served_by import ScrapeResultServedBy
 from .scrape_run import ScrapeRun
 from .scrape_run_detail import ScrapeRunDetail
 from .scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
 from .scrape_run_detail_links import ScrapeRunDetailLinks
 from .scrape_run_detail_status import ScrapeRunDetailStatus
+from .scrape_run_escalation_item import ScrapeRunEscalationItem
 from .scrape_run_links import ScrapeRunLinks
 from .scrape_run_proxy_attempts_item import ScrapeRunProxyAttemptsItem
 from .scrape_run_status import ScrapeRunStatus
 from .scrape_run_summary import ScrapeRunSummary
 from .scrape_run_summary_error_type_0 import ScrapeRunSummaryErrorType0
 from .scrape_run_summary_status import ScrapeRunSummaryStatus
+from .search_result import SearchResult
+from .search_result_credits import SearchResultCredits
+from .search_result_images_item import SearchResultImagesItem
+from .search_result_images_item_scrape import SearchResultImagesItemScrape
+from .search_result_images_item_scrape_error import SearchResultImagesItemScrapeError
+from .search_result_images_item_scrape_result import SearchResultImagesItemScrapeResult
+from .search_result_news_item import SearchResultNewsItem
+from .search_result_news_item_scrape import SearchResultNewsItemScrape
+from .search_result_news_item_scrape_error import SearchResultNewsItemScrapeError
+from .search_result_news_item_scrape_result import SearchResultNewsItemScrapeResult
+from .search_result_web_item import SearchResultWebItem
+from .search_result_web_item_scrape import SearchResultWebItemScrape
+from .search_result_web_item_scrape_error import SearchResultWebItemScrapeError
+from .search_result_web_item_scrape_result import SearchResultWebItemScrapeResult
 from .selector_result import SelectorResult
 from .selector_result_results_item import SelectorResultResultsItem
 from .selector_result_results_item_attributes import SelectorResultResultsItemAttributes
@@ -504,6 +656,9 @@ __all__ = (
     "FirecrawlMetadata",
     "FirecrawlMetadataCacheState",
     "FirecrawlMetadataProxyUsed",
+    "FirecrawlSearchRequest",
+    "FirecrawlSearchRequestScrapeOptions",
+    "FirecrawlSearchRequestSourcesItemType1",
     "FirecrawlV1MapResponse",
     "FirecrawlV1ScrapeRequest",
     "FirecrawlV1ScrapeRequestExtractOptions",
@@ -587,12 +742,16 @@ __all__ = (
     "GetMonitorsResponse200",
     "GetOpenapiJsonResponse200",
     "GetPricingResponse200",
+    "GetPricingResponse200Cache",
     "GetPricingResponse200Documents",
     "GetPricingResponse200FlowNodes",
     "GetPricingResponse200Jobs",
+    "GetPricingResponse200ProxyTiers",
+    "GetPricingResponse200ProxyTiersTiers",
     "GetPricingResponse200Scrape",
     "GetPricingResponse200ScrapeExtras",
     "GetPricingResponse200ScrapeModes",
+    "GetPricingResponse200Search",
     "GetReadyzResponse200",
     "GetReadyzResponse200Checks",
     "GetReadyzResponse503",
@@ -609,14 +768,37 @@ __all__ = (
     "GetV1CrawlIdErrorsResponse200ErrorsItem",
     "GetV1CrawlIdResponse200",
     "GetV1CrawlIdResponse200Status",
+    "GetV1ExtractIdResponse200",
+    "GetV1ExtractIdResponse200Sources",
+    "GetV1ExtractIdResponse200Status",
+    "GetV1TeamCreditUsageResponse200",
+    "GetV1TeamCreditUsageResponse200Data",
+    "GetV1TeamQueueStatusResponse200",
+    "GetV1TeamTokenUsageResponse200",
+    "GetV1TeamTokenUsageResponse200Data",
     "GetV2BatchScrapeIdErrorsResponse200",
     "GetV2BatchScrapeIdErrorsResponse200ErrorsItem",
     "GetV2BatchScrapeIdResponse200",
     "GetV2BatchScrapeIdResponse200Status",
+    "GetV2ConcurrencyCheckResponse200",
+    "GetV2CrawlActiveResponse200",
+    "GetV2CrawlActiveResponse200CrawlsItem",
+    "GetV2CrawlActiveResponse200CrawlsItemOptionsType0",
     "GetV2CrawlIdErrorsResponse200",
     "GetV2CrawlIdErrorsResponse200ErrorsItem",
     "GetV2CrawlIdResponse200",
     "GetV2CrawlIdResponse200Status",
+    "GetV2ExtractIdResponse200",
+    "GetV2ExtractIdResponse200Sources",
+    "GetV2ExtractIdResponse200Status",
+    "GetV2ParseFormatsResponse200",
+    "GetV2ParseFormatsResponse200Data",
+    "GetV2ParseFormatsResponse200DataFormatsItem",
+    "GetV2TeamCreditUsageResponse200",
+    "GetV2TeamCreditUsageResponse200Data",
+    "GetV2TeamQueueStatusResponse200",
+    "GetV2TeamTokenUsageResponse200",
+    "GetV2TeamTokenUsageResponse200Data",
     "GetWebhookWhoamiResponse200",
     "MapResult",
     "MapResultCredits",
@@ -691,6 +873,7 @@ __all__ = (
     "PostCrawlBodyWebhook",
     "PostCrawlBodyWebhookEventsItem",
     "PostCrawlBodyWebhookMetadata",
+    "PostDocumentsBody",
     "PostFlowsIdRunsBody",
     "PostFlowsIdRunsBodyWebhook",
     "PostFlowsIdRunsBodyWebhookEventsItem",
@@ -704,6 +887,34 @@ __all__ = (
     "PostMonitorsBodyRequest",
     "PostMonitorsBodyScheduleType0",
     "PostMonitorsBodyScheduleType1",
+    "PostSearchBody",
+    "PostSearchBodyScrape",
+    "PostSearchBodySourcesItem",
+    "PostSearchBodyTimeRange",
+    "PostTemporalCodecDecodeBody",
+    "PostTemporalCodecDecodeBodyPayloadsItem",
+    "PostTemporalCodecDecodeBodyPayloadsItemMetadataType0",
+    "PostTemporalCodecDecodeResponse200",
+    "PostTemporalCodecDecodeResponse200PayloadsItem",
+    "PostTemporalCodecDecodeResponse200PayloadsItemMetadataType0",
+    "PostTemporalCodecEncodeBody",
+    "PostTemporalCodecEncodeBodyPayloadsItem",
+    "PostTemporalCodecEncodeBodyPayloadsItemMetadataType0",
+    "PostTemporalCodecEncodeResponse200",
+    "PostTemporalCodecEncodeResponse200PayloadsItem",
+    "PostTemporalCodecEncodeResponse200PayloadsItemMetadataType0",
+    "PostTemporalCodecTokenDecodeBody",
+    "PostTemporalCodecTokenDecodeBodyPayloadsItem",
+    "PostTemporalCodecTokenDecodeBodyPayloadsItemMetadataType0",
+    "PostTemporalCodecTokenDecodeResponse200",
+    "PostTemporalCodecTokenDecodeResponse200PayloadsItem",
+    "PostTemporalCodecTokenDecodeResponse200PayloadsItemMetadataType0",
+    "PostTemporalCodecTokenEncodeBody",
+    "PostTemporalCodecTokenEncodeBodyPayloadsItem",
+    "PostTemporalCodecTokenEncodeBodyPayloadsItemMetadataType0",
+    "PostTemporalCodecTokenEncodeResponse200",
+    "PostTemporalCodecTokenEncodeResponse200PayloadsItem",
+    "PostTemporalCodecTokenEncodeResponse200PayloadsItemMetadataType0",
     "PostUserTemplatesBody",
     "PostUserTemplatesBodyParamsItem",
     "PostUserTemplatesBodyParamsItemType",
@@ -714,10 +925,25 @@ __all__ = (
     "PostV1BatchScrapeResponse200",
     "PostV1CrawlBody",
     "PostV1CrawlResponse200",
+    "PostV1ExtractBody",
+    "PostV1ExtractBodySchema",
+    "PostV1ExtractBodyScrapeOptions",
+    "PostV1ExtractResponse200",
+    "PostV1SearchResponse200",
     "PostV2BatchScrapeBody",
     "PostV2BatchScrapeResponse200",
     "PostV2CrawlBody",
+    "PostV2CrawlParamsPreviewBody",
+    "PostV2CrawlParamsPreviewResponse200",
+    "PostV2CrawlParamsPreviewResponse200Data",
     "PostV2CrawlResponse200",
+    "PostV2ExtractBody",
+    "PostV2ExtractBodySchema",
+    "PostV2ExtractBodyScrapeOptions",
+    "PostV2ExtractResponse200",
+    "PostV2ParseBody",
+    "PostV2ParseResponse200",
+    "PostV2SearchResponse200",
     "PostWebhookUnblockerBody",
     "PostWebhookUnblockerBodyBodyType1",
     "PostWebhookUnblockerBodyCookiesItem",
@@ -735,6 +961,7 @@ __all__ = (
     "PostWebhookUnblockerBodyMode",
     "PostWebhookUnblockerBodyOptions",
     "PostWebhookUnblockerBodyProxy",
+    "PostWebhookUnblockerBodyProxyTier",
     "PostWebhookUnblockerBodySelectorsItemType1",
     "PostWebhookUnblockerBodySession",
     "PostWebhookUnblockerBodyWebhook",
@@ -764,9 +991,12 @@ __all__ = (
     "ScrapeResultActionsJavascriptReturnsItem",
     "ScrapeResultActionsScrapesItem",
     "ScrapeResultActionsScreenshotsItem",
+    "ScrapeResultCache",
+    "ScrapeResultCacheState",
     "ScrapeResultChangeTracking",
     "ScrapeResultChangeTrackingChangeStatus",
     "ScrapeResultCredits",
+    "ScrapeResultEscalationItem",
     "ScrapeResultHeaders",
     "ScrapeResultLinksItem",
     "ScrapeResultLlmUsage",
@@ -774,17 +1004,33 @@ __all__ = (
     "ScrapeResultMetadataDocumentType",
     "ScrapeResultMode",
     "ScrapeResultScreenshot",
+    "ScrapeResultServedBy",
     "ScrapeRun",
     "ScrapeRunDetail",
     "ScrapeRunDetailErrorType0",
     "ScrapeRunDetailLinks",
     "ScrapeRunDetailStatus",
+    "ScrapeRunEscalationItem",
     "ScrapeRunLinks",
     "ScrapeRunProxyAttemptsItem",
     "ScrapeRunStatus",
     "ScrapeRunSummary",
     "ScrapeRunSummaryErrorType0",
     "ScrapeRunSummaryStatus",
+    "SearchResult",
+    "SearchResultCredits",
+    "SearchResultImagesItem",
+    "SearchResultImagesItemScrape",
+    "SearchResultImagesItemScrapeError",
+    "SearchResultImagesItemScrapeResult",
+    "SearchResultNewsItem",
+    "SearchResultNewsItemScrape",
+    "SearchResultNewsItemScrapeError",
+    "SearchResultNewsItemScrapeResult",
+    "SearchResultWebItem",
+    "SearchResultWebItemScrape",
+    "SearchResultWebItemScrapeError",
+    "SearchResultWebItemScrapeResult",
     "SelectorResult",
     "SelectorResultResultsItem",
     "SelectorResultResultsItemAttributes",

@@ -29,6 +29,7 @@ class FirecrawlMetadata:
         description (str | Unset):
         language (str | Unset):
         content_type (str | Unset):
+        cached_at (str | Unset): A cache hit: when the page was fetched (ISO 8601)
     """
 
     source_url: str
@@ -42,6 +43,7 @@ class FirecrawlMetadata:
     description: str | Unset = UNSET
     language: str | Unset = UNSET
     content_type: str | Unset = UNSET
+    cached_at: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,6 +69,8 @@ class FirecrawlMetadata:
 
         content_type = self.content_type
 
+        cached_at = self.cached_at
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -88,6 +92,8 @@ class FirecrawlMetadata:
             field_dict["language"] = language
         if content_type is not UNSET:
             field_dict["contentType"] = content_type
+        if cached_at is not UNSET:
+            field_dict["cachedAt"] = cached_at
 
         return field_dict
 
@@ -116,6 +122,8 @@ class FirecrawlMetadata:
 
         content_type = d.pop("contentType", UNSET)
 
+        cached_at = d.pop("cachedAt", UNSET)
+
         firecrawl_metadata = cls(
             source_url=source_url,
             url=url,
@@ -128,6 +136,7 @@ class FirecrawlMetadata:
             description=description,
             language=language,
             content_type=content_type,
+            cached_at=cached_at,
         )
 
         firecrawl_metadata.additional_properties = d

@@ -53,14 +53,18 @@ class FirecrawlV1ScrapeRequest:
         mobile (bool | Unset): true renders the page in a browser as a phone (viewport, user agent, touch)
         actions (list[Any] | Unset): Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty
             renders the page in a browser
-        location (FirecrawlV1ScrapeRequestLocation | Unset): Ignored
-        proxy (str | Unset): Ignored (our proxies are PROXY_URLS')
-        skip_tls_verification (bool | Unset): Ignored: TLS is always verified
+        location (FirecrawlV1ScrapeRequestLocation | Unset): country: our `country` (a proxy pool of that country,
+            PROXY_TIERS; 400 naming it when none); languages: the Accept-Language header unless headers set one
+        proxy (str | Unset): basic | stealth (enhanced: stealth) pin a proxy tier; auto (default) climbs the tiers
+            (docs/scraping.md "Escalation")
+        skip_tls_verification (bool | Unset): true accepts invalid and self-signed certificates (both engines); default
+            false
         remove_base_64_images (bool | Unset):
         fast_mode (bool | Unset):
         block_ads (bool | Unset):
-        store_in_cache (bool | Unset):
-        max_age (float | Unset):
+        store_in_cache (bool | Unset): false: this result never answers a later request from the results cache
+        max_age (float | Unset): ms: answer from the account's identical request that succeeded within it (the results
+            cache; a hit costs nothing); absent or 0 fetches
         min_age (float | Unset):
         parsers (list[FirecrawlV1ScrapeRequestParsersItemType1 | str] | Unset): PDF and DOCX targets are always
             converted; {type: "pdf", maxPages} limits the pages read (at most 500)
@@ -68,8 +72,8 @@ class FirecrawlV1ScrapeRequest:
         zero_data_retention (bool | Unset):
         integration (None | str | Unset):
         origin (str | Unset):
-        mode (FirecrawlV1ScrapeRequestMode | Unset): Extension: force the engine ("http" or "browser") instead of the
-            choice above
+        mode (FirecrawlV1ScrapeRequestMode | Unset): Extension: force the engine ("http" or "browser") instead of auto
+            (http first, the browser and the next proxy tier when blocked)
         session (FirecrawlV1ScrapeRequestSession | Unset): Extension: a stored session {name, save?} to start from and
             save (docs/scraping.md "Sessions")
     """

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class FirecrawlV1ScrapeRequestMode(StrEnum):
+    AUTO = "auto"
     BROWSER = "browser"
     HTTP = "http"
 

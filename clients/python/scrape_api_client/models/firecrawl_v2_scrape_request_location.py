@@ -13,11 +13,12 @@ T = TypeVar("T", bound="FirecrawlV2ScrapeRequestLocation")
 
 @_attrs_define
 class FirecrawlV2ScrapeRequestLocation:
-    """Ignored
+    """country: our `country` (a proxy pool of that country, PROXY_TIERS; 400 naming it when none); languages: the Accept-
+    Language header unless headers set one
 
-    Attributes:
-        country (str | Unset):
-        languages (list[str] | Unset):
+        Attributes:
+            country (str | Unset):
+            languages (list[str] | Unset):
     """
 
     country: str | Unset = UNSET

@@ -15,11 +15,15 @@ class GetPricingResponse200Documents:
         per_document (int):
         per_page (int):
         rule (str):
+        upload (int):
+        upload_rule (str):
     """
 
     per_document: int
     per_page: int
     rule: str
+    upload: int
+    upload_rule: str
 
     def to_dict(self) -> dict[str, Any]:
         per_document = self.per_document
@@ -28,6 +32,10 @@ class GetPricingResponse200Documents:
 
         rule = self.rule
 
+        upload = self.upload
+
+        upload_rule = self.upload_rule
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -35,6 +43,8 @@ class GetPricingResponse200Documents:
                 "per_document": per_document,
                 "per_page": per_page,
                 "rule": rule,
+                "upload": upload,
+                "upload_rule": upload_rule,
             }
         )
 
@@ -49,10 +59,16 @@ class GetPricingResponse200Documents:
 
         rule = d.pop("rule")
 
+        upload = d.pop("upload")
+
+        upload_rule = d.pop("upload_rule")
+
         get_pricing_response_200_documents = cls(
             per_document=per_document,
             per_page=per_page,
             rule=rule,
+            upload=upload,
+            upload_rule=upload_rule,
         )
 
         return get_pricing_response_200_documents

@@ -15,11 +15,15 @@ class GetPricingResponse200Jobs:
         map_ (int):
         crawl (str):
         batch_scrape (str):
+        extract (str):
+        crawl_params_preview (int):
     """
 
     map_: int
     crawl: str
     batch_scrape: str
+    extract: str
+    crawl_params_preview: int
 
     def to_dict(self) -> dict[str, Any]:
         map_ = self.map_
@@ -28,6 +32,10 @@ class GetPricingResponse200Jobs:
 
         batch_scrape = self.batch_scrape
 
+        extract = self.extract
+
+        crawl_params_preview = self.crawl_params_preview
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -35,6 +43,8 @@ class GetPricingResponse200Jobs:
                 "map": map_,
                 "crawl": crawl,
                 "batch_scrape": batch_scrape,
+                "extract": extract,
+                "crawl_params_preview": crawl_params_preview,
             }
         )
 
@@ -49,10 +59,16 @@ class GetPricingResponse200Jobs:
 
         batch_scrape = d.pop("batch_scrape")
 
+        extract = d.pop("extract")
+
+        crawl_params_preview = d.pop("crawl_params_preview")
+
         get_pricing_response_200_jobs = cls(
             map_=map_,
             crawl=crawl,
             batch_scrape=batch_scrape,
+            extract=extract,
+            crawl_params_preview=crawl_params_preview,
         )
 
         return get_pricing_response_200_jobs

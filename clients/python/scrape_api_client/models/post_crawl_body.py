@@ -34,6 +34,7 @@ class PostCrawlBody:
         scrape (PostCrawlBodyScrape | Unset): The scrape request of each page, as POST /webhook/unblocker takes it,
             without `url`, `async` and `webhook`.
         webhook (PostCrawlBodyWebhook | Unset):
+        ignore_query_parameters (bool | Unset):
     """
 
     url: str
@@ -49,6 +50,7 @@ class PostCrawlBody:
     per_host_delay_ms: int | Unset = 250
     scrape: PostCrawlBodyScrape | Unset = UNSET
     webhook: PostCrawlBodyWebhook | Unset = UNSET
+    ignore_query_parameters: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
@@ -87,6 +89,8 @@ class PostCrawlBody:
         if not isinstance(self.webhook, Unset):
             webhook = self.webhook.to_dict()
 
+        ignore_query_parameters = self.ignore_query_parameters
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -118,6 +122,8 @@ class PostCrawlBody:
             field_dict["scrape"] = scrape
         if webhook is not UNSET:
             field_dict["webhook"] = webhook
+        if ignore_query_parameters is not UNSET:
+            field_dict["ignore_query_parameters"] = ignore_query_parameters
 
         return field_dict
 
@@ -168,6 +174,8 @@ class PostCrawlBody:
         else:
             webhook = PostCrawlBodyWebhook.from_dict(_webhook)
 
+        ignore_query_parameters = d.pop("ignore_query_parameters", UNSET)
+
         post_crawl_body = cls(
             url=url,
             limit=limit,
@@ -182,6 +190,7 @@ class PostCrawlBody:
             per_host_delay_ms=per_host_delay_ms,
             scrape=scrape,
             webhook=webhook,
+            ignore_query_parameters=ignore_query_parameters,
         )
 
         return post_crawl_body

@@ -11,6 +11,9 @@ from ..models.post_webhook_unblocker_body_formats_item_type_0 import (
 from ..models.post_webhook_unblocker_body_method import PostWebhookUnblockerBodyMethod
 from ..models.post_webhook_unblocker_body_mode import PostWebhookUnblockerBodyMode
 from ..models.post_webhook_unblocker_body_proxy import PostWebhookUnblockerBodyProxy
+from ..models.post_webhook_unblocker_body_proxy_tier import (
+    PostWebhookUnblockerBodyProxyTier,
+)
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -83,6 +86,8 @@ class PostWebhookUnblockerBody:
         exclude_tags (list[str] | Unset):
         webhook (PostWebhookUnblockerBodyWebhook | Unset):
         proxy (PostWebhookUnblockerBodyProxy | Unset):
+        proxy_tier (PostWebhookUnblockerBodyProxyTier | Unset):
+        country (str | Unset):
         block_detection (bool | Unset):
         cookies (list[PostWebhookUnblockerBodyCookiesItem] | Unset):
         session (PostWebhookUnblockerBodySession | Unset):
@@ -90,6 +95,9 @@ class PostWebhookUnblockerBody:
         actions (list[ScrapeActionType0 | ScrapeActionType1 | ScrapeActionType2 | ScrapeActionType3 | ScrapeActionType4
             | ScrapeActionType5 | ScrapeActionType6 | ScrapeActionType7] | Unset):
         mobile (bool | Unset):
+        skip_tls_verification (bool | Unset):
+        max_age (int | Unset):
+        store_in_cache (bool | Unset):
     """
 
     url: str
@@ -117,6 +125,8 @@ class PostWebhookUnblockerBody:
     exclude_tags: list[str] | Unset = UNSET
     webhook: PostWebhookUnblockerBodyWebhook | Unset = UNSET
     proxy: PostWebhookUnblockerBodyProxy | Unset = UNSET
+    proxy_tier: PostWebhookUnblockerBodyProxyTier | Unset = UNSET
+    country: str | Unset = UNSET
     block_detection: bool | Unset = UNSET
     cookies: list[PostWebhookUnblockerBodyCookiesItem] | Unset = UNSET
     session: PostWebhookUnblockerBodySession | Unset = UNSET
@@ -135,6 +145,9 @@ class PostWebhookUnblockerBody:
         | Unset
     ) = UNSET
     mobile: bool | Unset = UNSET
+    skip_tls_verification: bool | Unset = UNSET
+    max_age: int | Unset = UNSET
+    store_in_cache: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.post_webhook_unblocker_body_body_type_1 import (
@@ -241,6 +254,12 @@ class PostWebhookUnblockerBody:
         if not isinstance(self.proxy, Unset):
             proxy = self.proxy.value
 
+        proxy_tier: str | Unset = UNSET
+        if not isinstance(self.proxy_tier, Unset):
+            proxy_tier = self.proxy_tier.value
+
+        country = self.country
+
         block_detection = self.block_detection
 
         cookies: list[dict[str, Any]] | Unset = UNSET
@@ -279,6 +298,12 @@ class PostWebhookUnblockerBody:
                 actions.append(actions_item)
 
         mobile = self.mobile
+
+        skip_tls_verification = self.skip_tls_verification
+
+        max_age = self.max_age
+
+        store_in_cache = self.store_in_cache
 
         field_dict: dict[str, Any] = {}
 
@@ -321,6 +346,10 @@ class PostWebhookUnblockerBody:
             field_dict["webhook"] = webhook
         if proxy is not UNSET:
             field_dict["proxy"] = proxy
+        if proxy_tier is not UNSET:
+            field_dict["proxy_tier"] = proxy_tier
+        if country is not UNSET:
+            field_dict["country"] = country
         if block_detection is not UNSET:
             field_dict["block_detection"] = block_detection
         if cookies is not UNSET:
@@ -333,6 +362,12 @@ class PostWebhookUnblockerBody:
             field_dict["actions"] = actions
         if mobile is not UNSET:
             field_dict["mobile"] = mobile
+        if skip_tls_verification is not UNSET:
+            field_dict["skip_tls_verification"] = skip_tls_verification
+        if max_age is not UNSET:
+            field_dict["max_age"] = max_age
+        if store_in_cache is not UNSET:
+            field_dict["store_in_cache"] = store_in_cache
 
         return field_dict
 
@@ -544,6 +579,15 @@ class PostWebhookUnblockerBody:
         else:
             proxy = PostWebhookUnblockerBodyProxy(_proxy)
 
+        _proxy_tier = d.pop("proxy_tier", UNSET)
+        proxy_tier: PostWebhookUnblockerBodyProxyTier | Unset
+        if isinstance(_proxy_tier, Unset):
+            proxy_tier = UNSET
+        else:
+            proxy_tier = PostWebhookUnblockerBodyProxyTier(_proxy_tier)
+
+        country = d.pop("country", UNSET)
+
         block_detection = d.pop("block_detection", UNSET)
 
         _cookies = d.pop("cookies", UNSET)
@@ -685,6 +729,12 @@ class PostWebhookUnblockerBody:
 
         mobile = d.pop("mobile", UNSET)
 
+        skip_tls_verification = d.pop("skip_tls_verification", UNSET)
+
+        max_age = d.pop("max_age", UNSET)
+
+        store_in_cache = d.pop("store_in_cache", UNSET)
+
         post_webhook_unblocker_body = cls(
             url=url,
             selectors=selectors,
@@ -704,12 +754,17 @@ class PostWebhookUnblockerBody:
             exclude_tags=exclude_tags,
             webhook=webhook,
             proxy=proxy,
+            proxy_tier=proxy_tier,
+            country=country,
             block_detection=block_detection,
             cookies=cookies,
             session=session,
             document=document,
             actions=actions,
             mobile=mobile,
+            skip_tls_verification=skip_tls_verification,
+            max_age=max_age,
+            store_in_cache=store_in_cache,
         )
 
         return post_webhook_unblocker_body

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class PostWebhookUnblockerBodyMode(StrEnum):
+    AUTO = "auto"
     BROWSER = "browser"
     HTTP = "http"
 

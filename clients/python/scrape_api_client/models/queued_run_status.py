@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class QueuedRunStatus(StrEnum):
+    CACHED = "cached"
     CANCELLED = "cancelled"
     FAILED = "failed"
     QUEUED = "queued"

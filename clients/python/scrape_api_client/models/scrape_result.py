@@ -11,13 +11,16 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.scrape_result_actions import ScrapeResultActions
+    from ..models.scrape_result_cache import ScrapeResultCache
     from ..models.scrape_result_change_tracking import ScrapeResultChangeTracking
     from ..models.scrape_result_credits import ScrapeResultCredits
+    from ..models.scrape_result_escalation_item import ScrapeResultEscalationItem
     from ..models.scrape_result_headers import ScrapeResultHeaders
     from ..models.scrape_result_links_item import ScrapeResultLinksItem
     from ..models.scrape_result_llm_usage import ScrapeResultLlmUsage
     from ..models.scrape_result_metadata import ScrapeResultMetadata
     from ..models.scrape_result_screenshot import ScrapeResultScreenshot
+    from ..models.scrape_result_served_by import ScrapeResultServedBy
     from ..models.selector_result import SelectorResult
 
 
@@ -51,6 +54,12 @@ class ScrapeResult:
         llm_usage (ScrapeResultLlmUsage | Unset):
         change_tracking (ScrapeResultChangeTracking | Unset):
         actions (ScrapeResultActions | Unset):
+        cache (ScrapeResultCache | Unset): The results cache (docs/scraping.md "Results cache"): `hit` (cost 0), or
+            `miss` when the request allowed a cached answer (`max_age` > 0) and the page was fetched
+        served_by (ScrapeResultServedBy | Unset): `auto` mode: the engine and proxy tier (`direct` without one) that
+            served the page (docs/scraping.md "Escalation")
+        escalation (list[ScrapeResultEscalationItem] | Unset): `auto` mode: every attempt with its engine, proxy tier
+            and outcome, and why the run moved on
     """
 
     id: str
@@ -76,6 +85,9 @@ class ScrapeResult:
     llm_usage: ScrapeResultLlmUsage | Unset = UNSET
     change_tracking: ScrapeResultChangeTracking | Unset = UNSET
     actions: ScrapeResultActions | Unset = UNSET
+    cache: ScrapeResultCache | Unset = UNSET
+    served_by: ScrapeResultServedBy | Unset = UNSET
+    escalation: list[ScrapeResultEscalationItem] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,6 +161,21 @@ class ScrapeResult:
         if not isinstance(self.actions, Unset):
             actions = self.actions.to_dict()
 
+        cache: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.cache, Unset):
+            cache = self.cache.to_dict()
+
+        served_by: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.served_by, Unset):
+            served_by = self.served_by.to_dict()
+
+        escalation: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.escalation, Unset):
+            escalation = []
+            for escalation_item_data in self.escalation:
+                escalation_item = escalation_item_data.to_dict()
+                escalation.append(escalation_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -192,19 +219,28 @@ class ScrapeResult:
             field_dict["changeTracking"] = change_tracking
         if actions is not UNSET:
             field_dict["actions"] = actions
+        if cache is not UNSET:
+            field_dict["cache"] = cache
+        if served_by is not UNSET:
+            field_dict["served_by"] = served_by
+        if escalation is not UNSET:
+            field_dict["escalation"] = escalation
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.scrape_result_actions import ScrapeResultActions
+        from ..models.scrape_result_cache import ScrapeResultCache
         from ..models.scrape_result_change_tracking import ScrapeResultChangeTracking
         from ..models.scrape_result_credits import ScrapeResultCredits
+        from ..models.scrape_result_escalation_item import ScrapeResultEscalationItem
         from ..models.scrape_result_headers import ScrapeResultHeaders
         from ..models.scrape_result_links_item import ScrapeResultLinksItem
         from ..models.scrape_result_llm_usage import ScrapeResultLlmUsage
         from ..models.scrape_result_metadata import ScrapeResultMetadata
         from ..models.scrape_result_screenshot import ScrapeResultScreenshot
+        from ..models.scrape_result_served_by import ScrapeResultServedBy
         from ..models.selector_result import SelectorResult
 
         d = dict(src_dict)
@@ -303,6 +339,31 @@ class ScrapeResult:
         else:
             actions = ScrapeResultActions.from_dict(_actions)
 
+        _cache = d.pop("cache", UNSET)
+        cache: ScrapeResultCache | Unset
+        if isinstance(_cache, Unset):
+            cache = UNSET
+        else:
+            cache = ScrapeResultCache.from_dict(_cache)
+
+        _served_by = d.pop("served_by", UNSET)
+        served_by: ScrapeResultServedBy | Unset
+        if isinstance(_served_by, Unset):
+            served_by = UNSET
+        else:
+            served_by = ScrapeResultServedBy.from_dict(_served_by)
+
+        _escalation = d.pop("escalation", UNSET)
+        escalation: list[ScrapeResultEscalationItem] | Unset = UNSET
+        if _escalation is not UNSET:
+            escalation = []
+            for escalation_item_data in _escalation:
+                escalation_item = ScrapeResultEscalationItem.from_dict(
+                    escalation_item_data
+                )
+
+                escalation.append(escalation_item)
+
         scrape_result = cls(
             id=id,
             url=url,
@@ -327,6 +388,9 @@ class ScrapeResult:
             llm_usage=llm_usage,
             change_tracking=change_tracking,
             actions=actions,
+            cache=cache,
+            served_by=served_by,
+            escalation=escalation,
         )
 
         scrape_result.additional_properties = d

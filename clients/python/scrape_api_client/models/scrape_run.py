@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.scrape_result import ScrapeResult
+    from ..models.scrape_run_escalation_item import ScrapeRunEscalationItem
     from ..models.scrape_run_links import ScrapeRunLinks
     from ..models.scrape_run_proxy_attempts_item import ScrapeRunProxyAttemptsItem
 
@@ -24,7 +25,8 @@ class ScrapeRun:
     """
     Attributes:
         id (str):
-        status (ScrapeRunStatus):
+        status (ScrapeRunStatus): `cached`: answered from the results cache (docs/scraping.md "Results cache"), with its
+            result as a succeeded run, cost 0
         created_at (datetime.datetime):
         finished_at (datetime.datetime | None):
         links (ScrapeRunLinks):
@@ -33,6 +35,8 @@ class ScrapeRun:
         error (Any | Unset):
         proxy_attempts (list[ScrapeRunProxyAttemptsItem] | Unset): Attempts that went through an outbound proxy
             (PROXY_URLS), in order: `succeeded` or the error code
+        escalation (list[ScrapeRunEscalationItem] | Unset): `auto` mode: every attempt with its engine, proxy tier and
+            outcome, and why the run moved on
     """
 
     id: str
@@ -44,6 +48,7 @@ class ScrapeRun:
     result: ScrapeResult | Unset = UNSET
     error: Any | Unset = UNSET
     proxy_attempts: list[ScrapeRunProxyAttemptsItem] | Unset = UNSET
+    escalation: list[ScrapeRunEscalationItem] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,6 +81,13 @@ class ScrapeRun:
                 proxy_attempts_item = proxy_attempts_item_data.to_dict()
                 proxy_attempts.append(proxy_attempts_item)
 
+        escalation: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.escalation, Unset):
+            escalation = []
+            for escalation_item_data in self.escalation:
+                escalation_item = escalation_item_data.to_dict()
+                escalation.append(escalation_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -95,12 +107,15 @@ class ScrapeRun:
             field_dict["error"] = error
         if proxy_attempts is not UNSET:
             field_dict["proxy_attempts"] = proxy_attempts
+        if escalation is not UNSET:
+            field_dict["escalation"] = escalation
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.scrape_result import ScrapeResult
+        from ..models.scrape_run_escalation_item import ScrapeRunEscalationItem
         from ..models.scrape_run_links import ScrapeRunLinks
         from ..models.scrape_run_proxy_attempts_item import ScrapeRunProxyAttemptsItem
 
@@ -150,6 +165,17 @@ class ScrapeRun:
 
                 proxy_attempts.append(proxy_attempts_item)
 
+        _escalation = d.pop("escalation", UNSET)
+        escalation: list[ScrapeRunEscalationItem] | Unset = UNSET
+        if _escalation is not UNSET:
+            escalation = []
+            for escalation_item_data in _escalation:
+                escalation_item = ScrapeRunEscalationItem.from_dict(
+                    escalation_item_data
+                )
+
+                escalation.append(escalation_item)
+
         scrape_run = cls(
             id=id,
             status=status,
@@ -160,6 +186,7 @@ class ScrapeRun:
             result=result,
             error=error,
             proxy_attempts=proxy_attempts,
+            escalation=escalation,
         )
 
         scrape_run.additional_properties = d

@@ -25,7 +25,7 @@ class ScrapeRunDetail:
         flow_run_id (None | str):
         mode (str):
         url (str):
-        status (ScrapeRunDetailStatus):
+        status (ScrapeRunDetailStatus): `cached`: answered from the results cache, cost 0
         attempts (int):
         cost (int): Credits debited when the run was accepted
         refunded (bool): The cost went back to the balance (a failure that was not the target's answer)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class GetV2ExtractIdResponse200Status(StrEnum):
+    CANCELLED = "cancelled"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    PROCESSING = "processing"
+
+    def __str__(self) -> str:
+        return str(self.value)

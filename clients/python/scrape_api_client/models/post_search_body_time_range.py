@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class PostSearchBodyTimeRange(StrEnum):
+    DAY = "day"
+    MONTH = "month"
+    WEEK = "week"
+    YEAR = "year"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.post_temporal_codec_token_encode_response_200_payloads_item import (
+        PostTemporalCodecTokenEncodeResponse200PayloadsItem,
+    )
+
+
+T = TypeVar("T", bound="PostTemporalCodecTokenEncodeResponse200")
+
+
+@_attrs_define
+class PostTemporalCodecTokenEncodeResponse200:
+    """
+    Attributes:
+        payloads (list[PostTemporalCodecTokenEncodeResponse200PayloadsItem]):
+    """
+
+    payloads: list[PostTemporalCodecTokenEncodeResponse200PayloadsItem]
+
+    def to_dict(self) -> dict[str, Any]:
+        payloads = []
+        for payloads_item_data in self.payloads:
+            payloads_item = payloads_item_data.to_dict()
+            payloads.append(payloads_item)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "payloads": payloads,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.post_temporal_codec_token_encode_response_200_payloads_item import (
+            PostTemporalCodecTokenEncodeResponse200PayloadsItem,
+        )
+
+        d = dict(src_dict)
+        payloads = []
+        _payloads = d.pop("payloads")
+        for payloads_item_data in _payloads:
+            payloads_item = (
+                PostTemporalCodecTokenEncodeResponse200PayloadsItem.from_dict(
+                    payloads_item_data
+                )
+            )
+
+            payloads.append(payloads_item)
+
+        post_temporal_codec_token_encode_response_200 = cls(
+            payloads=payloads,
+        )
+
+        return post_temporal_codec_token_encode_response_200
