@@ -84,7 +84,10 @@ function pageScrape(scrape: Record<string, unknown>, url: string, followLinks: b
   }
   let parsed: ScrapeRequest;
   try {
-    parsed = parseScrapeRequest({ ...scrape, url, async: false, webhook: undefined });
+    // A request parsed once already in `auto` mode (its starting engine with `escalate: true`,
+    // scrape/request.ts) is parsed again as what the caller sent: `mode: "auto"`.
+    const { escalate, ...sent } = scrape;
+    parsed = parseScrapeRequest({ ...sent, ...(escalate === true ? { mode: 'auto' } : {}), url, async: false, webhook: undefined });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const messages = Array.isArray(error.messages) ? error.messages : [error.messages];

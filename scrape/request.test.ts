@@ -82,7 +82,7 @@ describe('parseScrapeRequest: 400 rules', () => {
     [{ url: URL_OK, selectors: new Array(51).fill('p') }, 'selectors must contain at most 50 items'],
     [{ url: URL_OK, selectors: [42] }, 'selectors.0 must be a CSS selector string or {selector, name?, attribute?, all?}'],
     [{ url: URL_OK, selectors: [{ name: 'x' }] }, 'selectors.0 must be a CSS selector string or {selector, name?, attribute?, all?}'],
-    [{ url: URL_OK, mode: 'chrome' }, 'mode must be one of "http", "browser"'],
+    [{ url: URL_OK, mode: 'chrome' }, 'mode must be one of "http", "browser", "auto"'],
     [{ url: URL_OK, method: 'PUT' }, 'method must be one of "GET", "POST"'],
     [{ url: URL_OK, mode: 'browser', method: 'POST' }, 'method POST is not supported in browser mode (use fill_form to submit a form)'],
     [{ url: URL_OK, capture_network: true }, 'capture_network is only available in browser mode'],
