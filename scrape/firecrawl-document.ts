@@ -202,6 +202,9 @@ export interface ScrapeRunRecord {
   httpStatus: number | null;
   cost: number;
   result: unknown;
+  /** `cached`: a results-cache hit (docs/scraping.md "Results cache"), answered from the run that finished at `cachedAt`. */
+  status?: string;
+  cachedAt?: Date | null;
 }
 
 /** The output fields a document may show, read from a run's stored result. */
@@ -212,6 +215,7 @@ export function scrapedPageOfRun(run: ScrapeRunRecord): ScrapedPage {
   const stored = (run.result ?? {}) as Partial<ScrapedPage>;
   const page: ScrapedPage = { id: run.id, url: run.url, final_url: stored.final_url ?? run.url, status: run.httpStatus, cost: run.cost };
   for (const field of DOCUMENT_SOURCE_FIELDS) if (stored[field] !== undefined) (page as unknown as Record<string, unknown>)[field] = stored[field];
+  if (run.status === 'cached') page.cache = { state: 'hit', ...(run.cachedAt ? { cached_at: new Date(run.cachedAt).toISOString() } : {}) };
   return page;
 }
 
