@@ -3,7 +3,12 @@
  * - in-process: the batch ran in this API process (eager start), and the activity that recorded
  *   the outcome hands over the finished run itself, with the balance after its debit: no query;
  * - a notification: the run finished in another process (a browser worker, a worker process that
- *   took over a batch); the `scrape_run_finished` notification names it and the row is read;
+ *   took over a batch); the `scrape_run_finished` notification names it and the row is read.
+ *   A notification of a run whose attempt is still running in this process is not read: it
+ *   raced the in-process hand-over (the notification often arrives before the attempt's own
+ *   statement returns; measured at concurrency 1, a quarter of the runs were read back for
+ *   nothing: docs/benchmarks.md "One client, one scrape at a time"); should that hand-over not
+ *   come, the sweep below reads the run;
  * - a sweep: while the notification connection is down, and every `sweepMs` for waiters older
  *   than that, the rows of the waiting runs are read in one query, so a lost notification costs
  *   latency, never an answer.
@@ -35,7 +40,14 @@ export interface RunWaiters {
   close(): void;
 }
 
-export function createRunWaiters(deps: { runs: ScrapeRunStore; listener: PgListener; sweepMs?: number; onError?: (error: unknown) => void }): RunWaiters {
+export function createRunWaiters(deps: {
+  runs: ScrapeRunStore;
+  listener: PgListener;
+  sweepMs?: number;
+  onError?: (error: unknown) => void;
+  /** Whether an attempt of the run is running in this process (it hands its run over itself). */
+  runningHere?: (runId: string) => boolean;
+}): RunWaiters {
   const sweepMs = deps.sweepMs ?? 1000;
   const waiters = new Map<string, Waiter[]>();
 
@@ -56,7 +68,7 @@ export function createRunWaiters(deps: { runs: ScrapeRunStore; listener: PgListe
   };
 
   deps.listener.on('scrape_run_finished', (runId) => {
-    if (waiters.has(runId)) void readAndDeliver([runId]);
+    if (waiters.has(runId) && !deps.runningHere?.(runId)) void readAndDeliver([runId]);
   });
   // Back from a gap: whatever finished meanwhile was not announced to us.
   deps.listener.onState((listening) => {

@@ -48,7 +48,15 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   if (config.BLACKLIST_HOSTS.length) await blacklist.add(config.BLACKLIST_HOSTS, 'BLACKLIST_HOSTS');
   const auth = createAuth({ config, db, logger });
   const listener = createPgListener(config.DATABASE_URL, ['scrape_run_finished', 'apikey_changed'], logger);
-  const waiters = createRunWaiters({ runs, listener, onError: (error) => logger.warn({ err: String(error) }, 'reading finished runs failed') });
+  // The attempts this process's worker runs: a cancel received here stops one of them at once.
+  const attempts = createRunningAttempts();
+  const waiters = createRunWaiters({
+    runs,
+    listener,
+    onError: (error) => logger.warn({ err: String(error) }, 'reading finished runs failed'),
+    // A run still running here hands itself over (api/run-waiters.ts): its notification is not read.
+    runningHere: (runId) => attempts.has(runId),
+  });
   const apiKeys = createApiKeyVerifier({
     listener,
     async verifyWithPlugin(key) {
@@ -64,8 +72,6 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
   const queues = taskQueues(config.TASK_QUEUE_PREFIX);
   // The engines that run with the workflows (http): the sync queue's scrapes run here (scrape/engines.ts).
   const engines = createEngines(servedModes('http'), config, logger);
-  // The attempts this process's worker runs: a cancel received here stops one of them at once.
-  const attempts = createRunningAttempts();
   // Sessions (docs/scraping.md "Sessions"): the routes and this process's scrapes share one store.
   const sessions = sessionStoreFromConfig(sql, config);
   const scrapeDeps = { db, sql, runs, logger, metrics, blacklist, engines, ...scrapeActivitySettings(config), runEvents: waiters, attempts, sessions };

@@ -19,10 +19,12 @@ import { TEST_ENV } from '../test/helpers/env';
 export interface BenchServices {
   temporalAddress: string;
   fixtures: FixtureServer;
+  /** The Temporal server's Prometheus endpoint, when asked for (`metrics: true`). */
+  temporalMetricsUrl?: string;
   stop(): Promise<void>;
 }
 
-export async function startBenchServices(options: { name: string; dynamicConfig?: Record<string, number> }): Promise<BenchServices> {
+export async function startBenchServices(options: { name: string; dynamicConfig?: Record<string, number>; metrics?: boolean }): Promise<BenchServices> {
   const config = parseConfig(process.env);
   const cliPath = resolveTemporalCli(config.dataDir, console.log, config.TEMPORAL_CLI_PATH);
   if (!cliPath) throw new Error('no Temporal CLI');
@@ -32,8 +34,9 @@ export async function startBenchServices(options: { name: string; dynamicConfig?
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), database: 'postgres' });
   let temporal: RunningTemporal | undefined;
   let fixtures: FixtureServer;
+  const metricsPort = options.metrics ? await freePort() : undefined;
   try {
-    temporal = await startTemporalDevServer({ cliPath, port: await freePort(), dbFile: path.join(scratch, 'temporal', 'temporal.db'), dynamicConfig: options.dynamicConfig });
+    temporal = await startTemporalDevServer({ cliPath, port: await freePort(), dbFile: path.join(scratch, 'temporal', 'temporal.db'), dynamicConfig: options.dynamicConfig, metricsPort });
     fixtures = await startFixtureServer();
   } catch (error) {
     await temporal?.stop();
@@ -46,6 +49,7 @@ export async function startBenchServices(options: { name: string; dynamicConfig?
   return {
     temporalAddress: running.address,
     fixtures,
+    temporalMetricsUrl: metricsPort === undefined ? undefined : `http://127.0.0.1:${metricsPort}/metrics`,
     stop: async () => {
       await fixtures.close();
       await running.stop();

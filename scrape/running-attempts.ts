@@ -21,6 +21,8 @@ export interface RunningAttempts {
   start(runId: string, signal?: AbortSignal): RunningAttempt;
   /** Aborts every attempt of `runId` running in this process; true when there was one. */
   abort(runId: string): boolean;
+  /** Whether an attempt of `runId` is running in this process now. */
+  has(runId: string): boolean;
 }
 
 export function createRunningAttempts(): RunningAttempts {
@@ -47,5 +49,6 @@ export function createRunningAttempts(): RunningAttempts {
       for (const controller of set) controller.abort(new Error(`the run ${runId} was cancelled`));
       return true;
     },
+    has: (runId) => byRun.has(runId),
   };
 }

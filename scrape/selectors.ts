@@ -21,12 +21,28 @@ const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster',
 
 let probe: CheerioAPI | undefined;
 
+/**
+ * Selectors already found valid in this process. A scrape's selectors are checked by the API
+ * before it accepts the request and again by the attempt that evaluates them, and most callers
+ * send the same few selectors on every request: compiling each on a probe document cost 0.8 ms of
+ * the API's CPU per scrape at concurrency 1 (docs/benchmarks.md "One client, one scrape at a time").
+ */
+const validSelectors = new Set<string>();
+const VALID_SELECTORS_MAX = 1000;
+const MEMO_SELECTOR_MAX_LENGTH = 512;
+
 /** Throws AppError INVALID_SELECTOR naming the first selector that is not valid CSS. */
 export function assertValidCss(selector: string, what = 'selector'): void {
+  if (validSelectors.has(selector)) return;
   probe ??= load('<html><body></body></html>');
   if (selector.trim() === '') throw new AppError('INVALID_SELECTOR', `${what} is empty`, { selector });
   try {
     probe(selector);
+    // Bounded: a flood of distinct selectors only empties the memo; long ones are not kept.
+    if (selector.length <= MEMO_SELECTOR_MAX_LENGTH) {
+      if (validSelectors.size >= VALID_SELECTORS_MAX) validSelectors.clear();
+      validSelectors.add(selector);
+    }
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AppError('INVALID_SELECTOR', `invalid CSS ${what} "${selector}": ${reason}`, { selector });

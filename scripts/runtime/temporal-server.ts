@@ -82,6 +82,8 @@ export interface DevServerOptions {
   uiCodecEndpoint?: string;
   /** Extra `--dynamic-config-value KEY=VALUE` settings. */
   dynamicConfig?: Record<string, string | number | boolean>;
+  /** The server's Prometheus endpoint (`--metrics-port`), for benches that count its RPCs. */
+  metricsPort?: number;
   onLog?: (line: string) => void;
   /** Aborting stops a server still starting; the start then rejects. */
   signal?: AbortSignal;
@@ -112,6 +114,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   // The service's one list (temporal-namespace.ts); scripts/start.ts checks their types once it runs.
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   return args;
 }
 
