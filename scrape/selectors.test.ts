@@ -70,4 +70,12 @@ describe('validateSelectors', () => {
   it('evaluateSelectors validates too', () => {
     expect(() => evaluateSelectors(HTML, ['h1', 'a[[b'])).toThrow(expect.objectContaining({ code: 'INVALID_SELECTOR' }));
   });
+
+  it('a selector found valid stays valid, and an invalid one is refused every time (the memo keeps only valid ones)', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(() => validateSelectors(['h1', 'li.item'])).not.toThrow();
+      expect(() => validateSelectors(['h1', 'li.item', 'a[[b'])).toThrow(expect.objectContaining({ code: 'INVALID_SELECTOR' }));
+      expect(() => validateSelectors(['  '])).toThrow(expect.objectContaining({ code: 'INVALID_SELECTOR' }));
+    }
+  });
 });
