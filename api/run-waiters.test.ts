@@ -12,9 +12,9 @@ function fakeListener() {
   const handlers = new Map<string, (payload: string) => void>();
   const listener: PgListener = {
     listening: () => true,
-    on: (channel, handler) => void handlers.set(channel, handler as (payload: string) => void),
+    on: (channel, handler) => void handlers.set(channel, handler),
     onState: () => undefined,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   return { listener, notify: (runId: string) => handlers.get('scrape_run_finished')!(runId) };
 }
@@ -24,7 +24,12 @@ const run = (id: string): FinishedRun =>
 
 function fakeRuns() {
   const reads: string[][] = [];
-  const store = { finished: async (ids: readonly string[]) => (reads.push([...ids]), ids.map(run)) } as unknown as ScrapeRunStore;
+  const store = {
+    finished: (ids: readonly string[]) => {
+      reads.push([...ids]);
+      return Promise.resolve(ids.map(run));
+    },
+  } as unknown as ScrapeRunStore;
   return { store, reads };
 }
 

@@ -8,7 +8,7 @@
  *      `/links?n=20` (two selectors, retry_count 0), each phase with p50/p95, req/s, CPU ms per
  *      scrape per process (/proc), PostgreSQL transactions per scrape (pg_stat_database) and the
  *      Temporal server's RPCs per scrape by operation (its `service_requests` counter).
- * With PROFILE_DIR set, the API and worker run with bench/profile-preload.cjs: the c=1 phase is
+ * With PROFILE_DIR set, the API and worker run with test/profile-preload.cjs: the c=1 phase is
  * CPU-profiled in both (`<role>-<pid>-1.cpuprofile`) and the SQL statements each sent are counted
  * (`<role>-<pid>-1.json`). Everything on 127.0.0.1; every loop bounded.
  *   node --import tsx bench/lone-scrape.ts
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const services = await startBenchServices({ name: 'lone', metrics: true });
   const env: Record<string, string> = { WORKER_QUEUES: 'http' };
-  if (profileDir) env.NODE_OPTIONS = `--require ${path.resolve(__dirname, 'profile-preload.cjs')}`;
+  if (profileDir) env.NODE_OPTIONS = `--require ${path.resolve(__dirname, '../test/profile-preload.cjs')}`;
   if (profileDir) env.PROFILE_DIR = profileDir;
   const stack = await startStack({ env });
   try {

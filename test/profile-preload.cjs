@@ -1,6 +1,6 @@
 /**
  * A preload for profiling the service's processes in place (bench/lone-scrape.ts sets it through
- * NODE_OPTIONS="--require bench/profile-preload.cjs"; --cpu-prof is refused in NODE_OPTIONS).
+ * NODE_OPTIONS="--require test/profile-preload.cjs"; --cpu-prof is refused in NODE_OPTIONS).
  * SIGWINCH toggles: the first starts the V8 CPU profiler and zeroes the counters, the second stops
  * it and writes, under PROFILE_DIR, `<role>-<pid>-<n>.cpuprofile` and `<role>-<pid>-<n>.json`
  * (SQL statements this process sent through `pg`, by statement text, while the profiler ran).
