@@ -26,7 +26,7 @@ import { blockedByOf } from './blocks';
  * A TARGET_BLOCKED failure's vendor, kept on the run's error as `blocked_by`: read back from the
  * failure's message (scrape/blocks.ts blockedMessage), which is what every workflow hands on.
  */
-function blockedByOfFailure(failure: RunFailure): { blocked_by?: string } {
+export function blockedByOfFailure(failure: RunFailure): { blocked_by?: string } {
   const vendor = failure.code === 'TARGET_BLOCKED' ? blockedByOf(failure.message) : undefined;
   return vendor ? { blocked_by: vendor } : {};
 }

@@ -1,11 +1,13 @@
 /**
- * A scrape run's cancellation and its refund (runs.ts has the rules): the transition is guarded
- * like every other, and the refund is keyed by the run's debit, so it happens once.
+ * A scrape run's cancellation or final failure, and its refund (runs.ts has the rules): the
+ * transition is guarded like every other, and the refund is keyed by the run's debit, so it
+ * happens once.
  */
 import { isRefunded, refundCredit, sqlState } from '../accounts/credit';
 import { type SqlClient, jsonbText } from '../platform/sql';
 import { scrapeCreditKeys } from './credit-keys';
-import { type FinishedRun, LIVE, type RunFailure, type RunSql } from './run-rows';
+import { FINISHED_COLUMNS, type FinishedRun, LIVE, type RunFailure, type RunSql } from './run-rows';
+import { blockedByOfFailure } from './run-attempts';
 
 export function runCancelStatements(sql: RunSql, byId: (runId: string) => Promise<FinishedRun | null>) {
   return {
@@ -59,6 +61,37 @@ export function runCancelStatements(sql: RunSql, byId: (runId: string) => Promis
       // Cancelled before, and not refunded then: a debit that came after that cancel is refunded now.
       const refundApplied = await refundIn(sql);
       return { cancelled: false, refundApplied, run: refundApplied ? await byId(runId) : run };
+    },
+
+    /**
+     * Every attempt of a run failed: records it failed and gives its debit back, in one
+     * transaction on the locked row. A run that finished succeeded (or cached) meanwhile keeps its
+     * outcome and its debit: an attempt recorded it and its process was killed before it could
+     * report, so the workflow settles the whole batch failed — the account has the page. A run
+     * already failed or cancelled gets any refund still due. `run`: the run this call finished
+     * (null when it had already finished); `refundApplied`: this call gave credit back.
+     */
+    async failAndRefund(runId: string, failure: RunFailure): Promise<{ run: FinishedRun | null; refundApplied: boolean }> {
+      const debitKey = scrapeCreditKeys.debit(runId);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await sql.transaction(async (tx) => {
+            const [row] = await tx.query<{ status: string }>(`SELECT status::text AS status FROM scrape_run WHERE id = $1 FOR UPDATE`, [runId]);
+            if (row && (row.status === 'succeeded' || row.status === 'cached')) return { run: null, refundApplied: false };
+            const refund = await refundCredit(tx, { debitKey });
+            const refunded = refund.applied || (await isRefunded(tx, debitKey));
+            const rows = await tx.query<FinishedRun>(
+              `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
+              [runId, jsonbText({ code: failure.code, message: failure.message, refunded, ...blockedByOfFailure(failure) })],
+            );
+            if (!rows[0] && refund.applied) await tx.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
+            return { run: rows[0] ?? null, refundApplied: refund.applied };
+          });
+        } catch (error) {
+          // A refund racing this one (a cancel) aborted the transaction: again.
+          if (attempt >= 3 || sqlState(error) === undefined) throw error;
+        }
+      }
     },
 
     /** Notes on a finished run's error that its credit went back (a cancel's refund comes after the cancel). */

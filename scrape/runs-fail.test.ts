@@ -20,7 +20,7 @@ describe('settleFailedScrape (real PostgreSQL)', () => {
   let deps: ScrapeActivityDeps;
   let userId: string;
   let refundsCounted = 0;
-  const failure = { code: 'SCRAPE_FAILED', message: 'the batch of first attempts failed' };
+  const failure = { code: 'SCRAPE_FAILED' as const, message: 'the batch of first attempts failed' };
 
   beforeAll(async () => {
     const url = await createTestDatabase();

@@ -341,11 +341,14 @@ export async function refundRun(deps: ScrapeActivityDeps, runId: string): Promis
 
 /**
  * Every attempt of a scrape failed: its credit goes back (once: the refund is keyed by the debit;
- * no debit, nothing to refund) and the run is recorded failed, saying whether it was refunded.
+ * no debit, nothing to refund) and the run is recorded failed, saying whether it was refunded —
+ * unless it finished succeeded meanwhile (scrape/run-cancel.ts failAndRefund).
  */
 export async function settleFailedScrape(deps: ScrapeActivityDeps, failed: FailedScrape): Promise<void> {
-  const refunded = await refundRun(deps, failed.runId);
-  const run = await deps.runs.fail(failed.runId, { code: failed.code, message: failed.message, refunded });
+  // One transaction: a run that succeeded meanwhile (its attempt's process was killed before it
+  // reported, and the batch is settled failed) is neither refunded nor failed.
+  const { run, refundApplied } = await deps.runs.failAndRefund(failed.runId, { code: failed.code, message: failed.message });
+  if (refundApplied) deps.metrics.creditsRefunded.inc();
   if (run) deps.runEvents?.finished(run);
 }
 
