@@ -12,6 +12,8 @@ import { type TestAccount, createAccount, setBalance, sql } from '../../test/hel
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 
+jest.setTimeout(300_000);
+
 const RATE = 5;
 const CONCURRENCY = 2;
 let stack: Stack;
