@@ -20,6 +20,10 @@ export const REDACTED_PATHS = [
   'config.SESSION_ENCRYPTION_KEYS_OLD',
   'config.DATABASE_URL',
   'config.PROXY_URLS',
+  // The operator's model key and Stripe's secrets (issue 37).
+  'config.LLM_API_KEY',
+  'config.STRIPE_SECRET_KEY',
+  'config.STRIPE_WEBHOOK_SECRET',
 ];
 
 export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream }): Logger {

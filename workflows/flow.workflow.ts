@@ -70,6 +70,13 @@ export const flowInputUpdate = defineUpdate<{ node: string; accepted: true }, [F
  */
 export const FLOW_INPUT_PATCH = 'flow-input-v1';
 
+/**
+ * The wait of an input node ends at the `expires_at` it advertised (issue 37): its timer runs for
+ * what is left of the timeout once the wait is recorded and announced, not the whole timeout
+ * again. Runs recorded before waited the whole timeout from there; replaying them keeps that.
+ */
+export const INPUT_EXPIRY_PATCH = 'flow-input-expiry-v1';
+
 export const foreachProgressQuery = defineQuery<ForeachSummary & { nextIndex: number; inFlight: number }>('foreachProgress');
 
 /** Bookkeeping against PostgreSQL: short, retried until the database answers. */
@@ -187,9 +194,12 @@ function inputWaits(input: FlowWorkflowInput, state: FlowRunState, outputs: Reco
         ...(input.events?.webhook ? { webhook: input.events.webhook } : {}),
       },
     ]);
+    // The workflow's clock moved on while the two activities above ran: wait only what is left (at
+    // least 1 ms, so the wait is a timer as before, and an answer already taken still counts).
+    const waitMs = patched(INPUT_EXPIRY_PATCH) ? Math.max(1, Date.parse(waiting.expires_at) - Date.now()) : ask.timeoutMs;
     let answered: boolean;
     try {
-      answered = await condition(() => slot.answer !== undefined, ask.timeoutMs);
+      answered = await condition(() => slot.answer !== undefined, waitMs);
     } finally {
       // From here on an answer for this node is refused (the validator finds no slot).
       waitingInputs.delete(node.id);

@@ -11,7 +11,11 @@
  *    breaks behind a proxy).
  * 2. The API key, in `x-api-key` or `Authorization: Bearer`, before the transport (`initialize`
  *    included): missing or refused → 401; then the key's requests per minute (api/limits.ts),
- *    counted per POST as any request → 429 with Retry-After.
+ *    counted per POST as any request → 429 with Retry-After. A JSON-RPC batch counts each of its
+ *    `tools/call` messages: the first one past the limit refuses the POST (429); past the limit
+ *    later in the batch, those calls answer the RATE_LIMITED tool error. The calls of one POST run
+ *    one after the other, so a batch cannot pass the runs-in-flight limit by starting its runs
+ *    together (each call's check sees the runs the earlier ones started).
  *
  * GET (the optional server-to-client stream) and DELETE (ending a session) → 405: a stateless
  * server has neither, and clients take 405 as "no stream" (a 404 is reported as an error).
@@ -38,6 +42,15 @@ const MESSAGES = {
   origin: 'Origin not allowed: /mcp answers pages of the service\'s own origin and TRUSTED_ORIGINS only',
   method: 'Method not allowed: this MCP server is stateless and answers POST only',
 } as const;
+
+/** The ids of the `tools/call` requests a POST carries (one message or a JSON-RPC batch), in order. */
+function toolCallIds(body: unknown): Array<string | number> {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+    return method === 'tools/call' && (typeof id === 'string' || typeof id === 'number') ? [id] : [];
+  });
+}
 
 /** The key a request presents: `x-api-key`, else a Bearer token; `malformed` when sent but unusable. */
 function presentedKey(req: Request): { key?: string; malformed: boolean } {
@@ -94,16 +107,32 @@ export function mcpRouter(deps: AppDeps, routes: readonly Route[]): Router {
         refuse(res, error.toBody(), typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {});
         return;
       }
+      // The POST counted for its first tool call; every further call of a batch counts too.
+      const refusedCalls = new Map<string | number, ErrorBody>();
+      for (const id of toolCallIds(req.body).slice(1)) {
+        try {
+          await deps.limits?.countRequest(verified.apiKeyId);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          refusedCalls.set(id, error.toBody());
+        }
+      }
+      // One tool call at a time per POST (the runs-in-flight check is check-then-start).
+      let previousCall: Promise<unknown> = Promise.resolve();
 
       const server = new Server(MCP_SERVER_INFO, {
         capabilities: { tools: {} },
         instructions: 'Scrape pages to markdown, map and crawl sites, batch-scrape URLs and run saved flows, paid with the credit of the API key this connection uses. crawl, batch_scrape and run_flow answer an id at once: poll crawl_status, batch_status or flow_run_status, and read pages with get_run.',
       });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
-      server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+        const refused = refusedCalls.get(extra.requestId);
+        if (refused) return toolError(refused);
         const tool = tools.get(request.params.name);
         if (!tool) return toolError(errorBody('NOT_FOUND', `No tool named ${request.params.name}: tools/list lists them`));
-        return tool.call(request.params.arguments ?? {}, { auth, logger: req.log });
+        const call = previousCall.then(() => tool.call(request.params.arguments ?? {}, { auth, logger: req.log }));
+        previousCall = call.catch(() => undefined);
+        return call;
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

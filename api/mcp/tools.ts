@@ -15,6 +15,7 @@ import type { AuthContext } from '../middleware/auth';
 import { dependencyUnavailable, unreachableDependency } from '../middleware/dependencies';
 import { MALFORMED_ID_MESSAGE, idSchema } from '../params';
 import type { HttpMethod, Route, TableRoute } from '../route-table';
+import { type RouteCaller, RouteRefused, jobPagesArgs, jobWithPages, routeCaller } from './job-pages';
 
 type Json = Record<string, unknown>;
 
@@ -33,12 +34,22 @@ interface ToolSpec {
   bodyDefaults?: (body: Json) => Json;
   /** The text content of a success: the markdown when the answer has one, else the JSON. */
   text?: (body: Json) => string | undefined;
+  /** Arguments the tool itself reads (never the route's), and what it adds to the route's answer with them. */
+  compose?: { schema: z.ZodObject; answer: (answer: Json, args: Json, callRoute: RouteCaller) => Promise<Json> };
 }
 
 const markdownOf = (body: Json): string | undefined => (typeof body.markdown === 'string' ? body.markdown : undefined);
 /** A scrape's text: its markdown, else its summary, else its json (the structured formats, docs/scraping.md "Structured output"). */
 const scrapeTextOf = (body: Json): string | undefined =>
   markdownOf(body) ?? (typeof body.summary === 'string' ? body.summary : body.json !== undefined ? JSON.stringify(body.json, null, 2) : undefined);
+/** A crawl's or batch's pages come back as markdown with their metadata, as a scrape through the tool does, unless the request says what it wants. */
+const jobScrapeDefaults = (body: Json): Json => {
+  const scrape = (body.scrape ?? {}) as Json;
+  if (typeof scrape !== 'object' || scrape === null || scrape.formats !== undefined || scrape.selectors !== undefined) return body;
+  return { ...body, scrape: { ...scrape, formats: ['markdown', 'metadata'], only_main_content: scrape.only_main_content ?? true } };
+};
+/** crawl_status and batch_status: the job with one slice of its pages' markdown (api/mcp/job-pages.ts). */
+const jobPages: ToolSpec['compose'] = { schema: jobPagesArgs, answer: (job, args, callRoute) => jobWithPages(job, args, callRoute) };
 const runMarkdownOf = (body: Json): string | undefined => {
   const result = body.result as Json | undefined;
   return result && typeof result.markdown === 'string' ? result.markdown : undefined;
@@ -52,7 +63,7 @@ const SPECS: readonly ToolSpec[] = [
       'Scrape one URL and answer its content (1 credit in http mode; browser mode and screenshots cost more: GET /pricing). Without `formats` or `selectors` the page comes back as markdown (main content). `formats` also takes {type: "json", css: {baseSelector?, fields}} (JSON by CSS selectors, no extra cost), {type: "json", schema, prompt?} and "summary" (by the operator\'s model, priced per format). Browser mode takes `actions` (wait, click, write, press, scroll, screenshot, scrape, executeJavascript), run in order before the page is read. A PDF or DOCX URL comes back as markdown too, with its title, author and page count in metadata (`document: {max_pages}` limits the pages of a PDF read). The text result is the markdown when asked, else the summary, else the json; structured content is the whole run (id, status, credits). Waits up to the synchronous limit (50 s), then answers TIMEOUT with the run id: fetch it later with get_run. `async: true` answers the run id at once.',
     method: 'post',
     path: '/webhook/unblocker',
-    bodyDefaults: (body) => (body.formats === undefined && body.selectors === undefined ? { ...body, formats: ['markdown'], only_main_content: body.only_main_content ?? true } : body),
+    bodyDefaults: (body) => (body.formats === undefined && body.selectors === undefined ? { ...body, formats: ['markdown', 'metadata'], only_main_content: body.only_main_content ?? true } : body),
     text: scrapeTextOf,
   },
   {
@@ -74,32 +85,39 @@ const SPECS: readonly ToolSpec[] = [
     name: 'crawl',
     title: 'Start a crawl',
     description:
-      'Start crawling from a URL (pages found by links and sitemaps, each an ordinary scrape run paid per page). Answers at once with the crawl id; follow it with crawl_status, and read a page\'s content with get_run and the page\'s `run_id`.',
+      'Start crawling from a URL (pages found by links and sitemaps, each an ordinary scrape run paid per page). Without `scrape.formats` or `scrape.selectors` each page is kept as markdown (main content) with its metadata. Answers at once with the crawl id; follow it with crawl_status, which answers the pages\' markdown a slice at a time (`cursor`, `limit`).',
     method: 'post',
     path: '/crawl',
+    bodyDefaults: jobScrapeDefaults,
   },
   {
     name: 'crawl_status',
     title: 'A crawl\'s status',
-    description: "A crawl's status, counts, credits and its first 100 pages (each with the `run_id` get_run reads).",
+    description:
+      "A crawl's status, counts and credits, and a slice of its pages in crawl order, each with its url, status, `run_id`, title and markdown (`limit` pages, 10 by default). `next_cursor` is null on the last slice; else pass it back as `cursor` for the following pages.",
     method: 'get',
     path: '/crawl/:id',
     ids: { id: { arg: 'id', description: 'The crawl id (crawl answered it)' } },
+    compose: jobPages,
   },
   {
     name: 'batch_scrape',
     title: 'Start a batch scrape',
-    description: 'Scrape a list of URLs as one job, paid per page. Answers at once with the job id; follow it with batch_status, and read each page with get_run.',
+    description:
+      'Scrape a list of URLs as one job, paid per page. Without `scrape.formats` or `scrape.selectors` each page is kept as markdown (main content) with its metadata. Answers at once with the job id; follow it with batch_status, which answers the pages\' markdown a slice at a time.',
     method: 'post',
     path: '/batch/scrape',
+    bodyDefaults: jobScrapeDefaults,
   },
   {
     name: 'batch_status',
     title: "A batch scrape's status",
-    description: "A batch scrape's status, counts, credits and its first 100 pages (each with the `run_id` get_run reads).",
+    description:
+      "A batch scrape's status, counts and credits, and a slice of its pages, each with its url, status, `run_id`, title and markdown (`limit` pages, 10 by default). `next_cursor` is null on the last slice; else pass it back as `cursor` for the following pages.",
     method: 'get',
     path: '/crawl/:id',
     ids: { id: { arg: 'id', description: 'The batch scrape id (batch_scrape answered it)' } },
+    compose: jobPages,
   },
   {
     name: 'get_run',
@@ -191,8 +209,9 @@ function inputSchemaOf(spec: ToolSpec, route: TableRoute): Tool['inputSchema'] {
     properties[arg] = { ...idJson, description };
     required.push(arg);
   }
-  if (spec.query) {
-    const query = jsonSchemaOf(spec.query.schema);
+  for (const extra of [spec.query?.schema, spec.compose?.schema]) {
+    if (!extra) continue;
+    const query = jsonSchemaOf(extra);
     Object.assign(properties, query.properties as Json);
     required.push(...((query.required as string[] | undefined) ?? []));
   }
@@ -245,6 +264,7 @@ function bindTool(spec: ToolSpec, routes: readonly Route[]): McpTool {
     annotations: { title: spec.title, readOnlyHint: spec.method === 'get', destructiveHint: false, openWorldHint: true },
   };
   const queryArgs = new Set(Object.keys(spec.query?.schema.shape ?? {}));
+  const composeArgs = new Set(Object.keys(spec.compose?.schema.shape ?? {}));
   const idArgs = new Map(Object.entries(spec.ids ?? {}).map(([param, { arg }]) => [param, arg]));
   return {
     definition,
@@ -265,18 +285,26 @@ function bindTool(spec: ToolSpec, routes: readonly Route[]): McpTool {
           if (!checked.success) throw new AppError('BAD_REQUEST', checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
           rawQuery = spec.query.toQuery(checked.data);
         }
-        const rest = Object.fromEntries(Object.entries(args).filter(([name]) => !queryArgs.has(name) && ![...idArgs.values()].includes(name)));
+        let composed: Json = {};
+        if (spec.compose) {
+          const checked = spec.compose.schema.safeParse(Object.fromEntries(Object.entries(args).filter(([name]) => composeArgs.has(name))));
+          if (!checked.success) throw new AppError('BAD_REQUEST', checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+          composed = checked.data;
+        }
+        const rest = Object.fromEntries(Object.entries(args).filter(([name]) => !queryArgs.has(name) && !composeArgs.has(name) && ![...idArgs.values()].includes(name)));
         if (!route.body && Object.keys(rest).length) throw new AppError('BAD_REQUEST', `unknown argument${Object.keys(rest).length > 1 ? 's' : ''}: ${Object.keys(rest).join(', ')}`);
         const rawBody = route.body ? (spec.bodyDefaults ? spec.bodyDefaults(rest) : rest) : undefined;
         const query: unknown = route.query ? route.query.parse(rawQuery) : undefined;
         const body: unknown = route.body ? route.body.parse(rawBody) : undefined;
         const reply = await route.handler({ params, query, body, auth, req: requestFor(route, rawBody) });
-        const answer = (reply.body ?? {}) as Json;
+        let answer = (reply.body ?? {}) as Json;
         // A run that failed answers its failure's status and body (a 502, a 403 from the target…).
         if (reply.status >= 400) return toolError(answer as unknown as ErrorBody);
+        if (spec.compose) answer = await spec.compose.answer(answer, composed, routeCaller(routes, auth));
         const text = spec.text?.(answer) ?? JSON.stringify(answer, null, 2);
         return { content: [{ type: 'text', text }], structuredContent: answer };
       } catch (error) {
+        if (error instanceof RouteRefused) return toolError(error.body);
         return errorResult(error, logger);
       }
     },

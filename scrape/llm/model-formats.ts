@@ -101,9 +101,10 @@ async function chatCompletion(settings: LlmSettings, body: Record<string, unknow
     throw new AppError('LLM_FAILED', `the model endpoint's answer could not be read: ${error instanceof Error ? error.message : String(error)}`, { transient: true });
   }
   if (!response.ok) {
-    // The endpoint's own message, short (it never holds our key: we sent it, it does not echo it back).
-    const detail = text.replace(/\s+/g, ' ').slice(0, 300);
-    throw new AppError('LLM_FAILED', `the model endpoint answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`, { transient: isTransient(response.status) });
+    // Its status and a fixed message, never its body: a hosted endpoint's refusal may quote the
+    // key it was sent, masked or not (issue 37), and the message reaches the user and the run row.
+    const transient = isTransient(response.status);
+    throw new AppError('LLM_FAILED', transient ? `the model endpoint failed (HTTP ${response.status})` : `the model endpoint refused the request (HTTP ${response.status})`, { transient });
   }
   let parsed: { choices?: Array<{ message?: { content?: unknown } }>; usage?: unknown };
   try {

@@ -4,7 +4,7 @@
  * received and answers from a script, one scripted answer per call, so a test says exactly what
  * "the model" answers and checks what it was asked. Never a hosted model. Loopback only.
  */
-import { type Server, createServer } from 'node:http';
+import { type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ScriptedAnswer {
@@ -13,6 +13,8 @@ export interface ScriptedAnswer {
   /** The HTTP status (default 200); a non-2xx answers `{error: {message}}`. */
   status?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Never answer (a model that hangs): the request stays open until reset() or close(). */
+  hang?: boolean;
 }
 
 export interface ReceivedCall {
@@ -40,6 +42,7 @@ export interface FakeLlm {
 export async function startFakeLlm(): Promise<FakeLlm> {
   const calls: ReceivedCall[] = [];
   let queue: ScriptedAnswer[] = [];
+  const hanging = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,6 +55,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       }
       calls.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
       const answer = req.method === 'POST' && req.url === '/v1/chat/completions' ? queue.shift() : { status: 404, content: 'not found' };
+      if (answer?.hang) {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return;
+      }
       const status = answer?.status ?? (answer ? 200 : 500);
       res.setHeader('content-type', 'application/json');
       if (status !== 200) {
@@ -79,7 +87,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     reset: () => {
       calls.length = 0;
       queue = [];
+      for (const res of hanging) res.destroy();
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const res of hanging) res.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
