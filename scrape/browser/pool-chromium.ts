@@ -219,6 +219,7 @@ function launchSettings(options: BrowserPoolOptions, proxy: EgressProxy | null, 
     timeoutMs: options.launchTimeoutMs ?? 30_000,
     recyclePages: options.recyclePages === 0 ? Infinity : (options.recyclePages ?? 1000),
     rssCheckEveryPages: memory.checkEveryPages,
+    ...(options.withoutSandbox ? { withoutSandbox: true } : {}),
   };
 }
 

@@ -54,6 +54,11 @@ export interface BrowserPoolOptions {
    * credentials per context) still refuses WebSockets to private and to blacklisted hosts.
    */
   routeWebSocketsInPage?: boolean;
+  /**
+   * Launch Chromium with `--no-sandbox` even where its sandbox can run: the baseline of
+   * bench/browser-sandbox.ts, nothing else (docs/operations.md, "Chromium's isolation"). Default false.
+   */
+  withoutSandbox?: boolean;
   /** Launch Chromium and pre-warm at creation instead of at the first scrape; default false. */
   launchOnCreate?: boolean;
   /** Lifecycle notifications, e.g. for logs and metrics. */
