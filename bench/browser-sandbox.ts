@@ -78,7 +78,8 @@ async function main(): Promise<void> {
           t.latencies.push(...run.latencies);
           t.nodeMs += (after.node - before.node) * TICK_MS;
           t.chromiumMs += (after.chromium - before.chromium) * TICK_MS;
-          console.log(`round ${round + 1} ${variant.padEnd(10)} ${(PAGES / run.seconds).toFixed(2)} pages/s (load ${loadavg()})`);
+          // Per round too: a run cut short still says what it measured.
+          console.log(`round ${round + 1} ${variant.padEnd(10)} ${(PAGES / run.seconds).toFixed(2)} pages/s, CPU ms/page chromium ${(((after.chromium - before.chromium) * TICK_MS) / PAGES).toFixed(0)} (load ${loadavg()})`);
         } finally {
           await pool.close();
         }
