@@ -14,6 +14,7 @@ export interface CrossFieldSettings {
   SMTP_URL?: string;
   CREDIT_PACKS: ReadonlyArray<{ id: string }>;
   SUBSCRIPTION_PLANS: ReadonlyArray<{ id: string }>;
+  TEMPORAL_PAYLOAD_KEY?: string;
 }
 
 /** The payment provider in force and the problems of the settings taken together. */
@@ -29,6 +30,8 @@ export function crossFieldProblems(data: CrossFieldSettings): { provider: 'strip
   if (provider === 'stripe' && data.SUBSCRIPTION_PERIOD_SECONDS % 86_400 !== 0) {
     problems.push('SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days (a multiple of 86400)');
   }
+  // "off": the payload codec's benchmark baseline (bench/payload-codec-e2e.ts); payloads would be in clear in Temporal.
+  if (data.TEMPORAL_PAYLOAD_KEY === 'off' && data.NODE_ENV === 'production') problems.push('TEMPORAL_PAYLOAD_KEY: "off" leaves Temporal payloads in clear and is refused in production');
   if (data.NOTIFY_EMAIL && !data.SMTP_URL) problems.push('NOTIFY_EMAIL: needs SMTP_URL');
   for (const [name, list] of [['CREDIT_PACKS', data.CREDIT_PACKS], ['SUBSCRIPTION_PLANS', data.SUBSCRIPTION_PLANS]] as const) {
     const ids = list.map((item) => item.id);

@@ -67,6 +67,12 @@ describe('parseConfig', () => {
     expect(parseConfig({ PAYMENT_PROVIDER: 'none', STRIPE_SECRET_KEY: 'sk_test_x' }).PAYMENT_PROVIDER).toBe('none');
   });
 
+  it('TEMPORAL_PAYLOAD_KEY=off (the codec bench\'s baseline) is refused in production', () => {
+    expect(parseConfig({ TEMPORAL_PAYLOAD_KEY: 'off' }).TEMPORAL_PAYLOAD_KEY).toBe('off');
+    expect(() => parseConfig({ NODE_ENV: 'production', TEMPORAL_PAYLOAD_KEY: 'off', BETTER_AUTH_SECRET: 'x'.repeat(40) })).toThrow(/TEMPORAL_PAYLOAD_KEY: "off" leaves Temporal payloads in clear and is refused in production/);
+    expect(() => parseConfig({ TEMPORAL_PAYLOAD_KEY: 'of' })).toThrow(/TEMPORAL_PAYLOAD_KEY: must be 32 bytes in base64/);
+  });
+
   it('with Stripe, refuses a subscription period that is not whole days (Stripe bills in days)', () => {
     const stripe = { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
     expect(() => parseConfig({ ...stripe, SUBSCRIPTION_PERIOD_SECONDS: '4' })).toThrow(/SUBSCRIPTION_PERIOD_SECONDS: with PAYMENT_PROVIDER "stripe" a period is a whole number of days/);

@@ -146,7 +146,7 @@ const configSchema = z.object({
     return keys;
   }),
   /** Key of Temporal payloads (32 bytes, base64; unset: derived from the auth secret) and earlier keys, still read. */
-  TEMPORAL_PAYLOAD_KEY: z.string().refine(isBase64Key32, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
+  TEMPORAL_PAYLOAD_KEY: z.string().refine((v) => v === 'off' || isBase64Key32(v), 'must be 32 bytes in base64 (openssl rand -base64 32), or off (a benchmark baseline, refused in production)').optional(),
   TEMPORAL_PAYLOAD_KEYS_OLD: z.string().optional().transform((v, ctx) => {
     const keys = (v ?? '').split(',').map((k) => k.trim()).filter(Boolean);
     if (keys.some((k) => !isBase64Key32(k))) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64' });

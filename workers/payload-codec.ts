@@ -16,14 +16,18 @@ import type { Config } from '../platform/config';
 import { createPayloadKeyring, encryptingDataConverter, type PayloadKeyring } from '../platform/temporal-payload-codec';
 
 export function payloadKeyringFromConfig(config: Config): PayloadKeyring {
-  const current = config.TEMPORAL_PAYLOAD_KEY
+  const current = config.TEMPORAL_PAYLOAD_KEY && config.TEMPORAL_PAYLOAD_KEY !== 'off'
     ? Buffer.from(config.TEMPORAL_PAYLOAD_KEY, 'base64')
     : Buffer.from(hkdfSync('sha256', resolveAuthSecret(config), 'temporal-payloads', 'scrape-api temporal payload encryption v1', 32));
   return createPayloadKeyring(current, config.TEMPORAL_PAYLOAD_KEYS_OLD.map((k) => Buffer.from(k, 'base64')));
 }
 
-/** The data converter of every Temporal client and worker of the service. */
+/**
+ * The data converter of every Temporal client and worker of the service. TEMPORAL_PAYLOAD_KEY=off
+ * (refused in production) is the benchmark's baseline only (bench/payload-codec-e2e.ts): no codec.
+ */
 export function temporalDataConverter(config: Config): DataConverter {
+  if (config.TEMPORAL_PAYLOAD_KEY === 'off') return {};
   return encryptingDataConverter(payloadKeyringFromConfig(config));
 }
 

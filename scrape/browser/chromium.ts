@@ -59,12 +59,14 @@ export interface LaunchSettings {
   /** Page count at which to recycle (Infinity = never) and between memory readings. */
   recyclePages: number;
   rssCheckEveryPages: number;
+  /** The benchmark's baseline only (BrowserPoolOptions.withoutSandbox). */
+  withoutSandbox?: boolean;
 }
 
 /** Launches Chromium; rejects with Playwright's error when it cannot. */
 export async function launchChromium(settings: LaunchSettings): Promise<Chromium> {
   // Its own environment, its sandbox, an unprivileged user when we are root (launch-environment.ts).
-  const launch = chromiumLaunch(settings.executablePath, settings.args);
+  const launch = chromiumLaunch(settings.executablePath, settings.args, { withoutSandbox: settings.withoutSandbox === true });
   // NODE_EXTRA_CA_CERTS as an NSS database in that environment's HOME (extra-ca.ts).
   trustExtraCas(launch.env.HOME!, chromiumIsolation(settings.executablePath).user);
   const browser = await chromium.launch({

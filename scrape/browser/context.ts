@@ -154,14 +154,14 @@ export interface PreparedContext {
   charsets: DocumentCharsets;
   /** Hands the context to its one scrape: from now on its handlers apply `rules`. */
   arm(rules: ScrapeRules): void;
-  /** With upstream proxies: the token naming this context's traffic at the egress proxy. */
+  /** The token naming this context's traffic at the egress proxy. */
   egressToken?: string;
 }
 
 export interface ContextSettings {
   userAgent?: string;
   extraHTTPHeaders?: Record<string, string>;
-  /** With upstream proxies: the egress proxy and this context's credentials there (egress-proxy.ts). */
+  /** The egress proxy and this context's credentials there (egress-proxy.ts): its scrape's upstream and blacklist. */
   egress?: { server: string; token: string; secret: string };
   /** false: Chromium decodes documents that name no charset by itself (the pool's `labelCharsets`). */
   labelCharsets?: boolean;
@@ -226,7 +226,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
       // Playwright routes WebSockets through functions it exposes in the page (`__pwWebSocketBinding`,
       // `__playwright__binding__`), which any script can see: only when asked (pool option
       // `routeWebSocketsInPage`). Otherwise the egress proxy guards WebSockets against private
-      // targets like any connection (docs/scraping.md, "How we look to a site").
+      // targets and the scrape's blacklist like any connection (docs/scraping.md, "How we look to a site").
       ...(settings.routeWebSockets
         ? [
             context.routeWebSocket(/.*/, async (ws) => {

@@ -36,6 +36,7 @@ interface HeaderEntry {
 /** The fields of DevTools' `Fetch.requestPaused` used here (playwright-core does not export its Protocol types). */
 interface Paused {
   requestId: string;
+  frameId?: string;
   request: { url: string };
   responseErrorReason?: string;
   responseStatusCode?: number;
@@ -84,8 +85,11 @@ export async function labelDocumentCharsets(cdp: CDPSession, options: { labelCha
   const relabelled = new Map<string, Record<string, string>>();
   const documents = new Map<string, CapturedDocument>();
   const label = options.labelCharsets !== false;
+  // The main frame keeps its id across the page's navigations: only its documents are sniffed (sniffMainDocument).
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const mainFrameId = frameTree.frame.id;
   cdp.on('Fetch.requestPaused', (event) => {
-    void relabel(cdp, event, relabelled, documents, label);
+    void relabel(cdp, event, relabelled, documents, label, event.frameId === mainFrameId);
   });
   await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
   // By URL without its fragment, as the paused request names it.
@@ -94,10 +98,10 @@ export async function labelDocumentCharsets(cdp: CDPSession, options: { labelCha
 }
 
 /** Lets one paused response go on, with its charset named when it named none, or takes it when it is a document. */
-async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>, documents: Map<string, CapturedDocument>, label: boolean): Promise<void> {
+async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>, documents: Map<string, CapturedDocument>, label: boolean, mainFrame: boolean): Promise<void> {
   const { requestId } = event;
   try {
-    if (await takeDocument(cdp, event, relabelled, documents)) return;
+    if (await takeDocument(cdp, event, relabelled, documents, mainFrame)) return;
     const contentType = label ? charsetToName(event) : undefined;
     if (contentType === undefined) {
       // A later answer at a URL relabelled before reports its own headers.
@@ -136,14 +140,14 @@ async function relabel(cdp: CDPSession, event: Paused, relabelled: Map<string, R
  * Takes a PDF or DOCX response (announced as one, or a file sent under a type that names none and
  * whose bytes are one) and hands Chromium an empty page instead; true when it did.
  */
-async function takeDocument(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>, documents: Map<string, CapturedDocument>): Promise<boolean> {
+async function takeDocument(cdp: CDPSession, event: Paused, relabelled: Map<string, Record<string, string>>, documents: Map<string, CapturedDocument>, mainFrame: boolean): Promise<boolean> {
   const status = event.responseStatusCode;
   if (event.responseErrorReason || status === undefined || status < 200 || status === 204 || (status >= 300 && status < 400)) return false;
   const header = (name: string) => event.responseHeaders?.find((h) => h.name.toLowerCase() === name)?.value;
   const contentType = header('content-type')?.trim() ?? '';
   const announced = isDocumentType(contentType);
   const attachment = /^\s*attachment/i.test(header('content-disposition') ?? '');
-  if (!announced && !attachment && !UNNAMED_FILE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase())) return false;
+  if (!announced && !attachment && !UNNAMED_FILE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase()) && !sniffMainDocument(event, contentType, mainFrame)) return false;
   const headers = event.responseHeaders ?? [];
   let captured: CapturedDocument;
   if (Number(header('content-length') ?? 0) > MAX_CAPTURED_DOCUMENT_BYTES) {
@@ -154,7 +158,8 @@ async function takeDocument(cdp: CDPSession, event: Paused, relabelled: Map<stri
     const bytes = Buffer.from(body, base64Encoded ? 'base64' : 'utf8');
     const kind = documentKind(contentType, bytes);
     if (!kind) {
-      // Not a document after all: Chromium gets the bytes it would have had.
+      // Not a document after all: Chromium gets the bytes it would have had; the answer reports the server's headers.
+      relabelled.set(event.request.url, headerRecord(headers));
       await cdp.send('Fetch.fulfillRequest', {
         requestId: event.requestId,
         responseCode: status,
@@ -175,6 +180,21 @@ async function takeDocument(cdp: CDPSession, event: Paused, relabelled: Map<stri
     body: EMPTY_PAGE,
   });
   return true;
+}
+
+/**
+ * An HTML main document that names its charset, with a Content-Length within the capture cap: its
+ * bytes are looked at (a PDF or DOCX sent as a web page is read as one in both engines: the http
+ * engine sniffs every body). One that names no charset is read, and sniffed, by the labelling
+ * (relabel). Only with a Content-Length: a body of known, bounded size is read whole here, while a
+ * streamed (chunked) page goes to Chromium at once, so `wait_until: commit` never waits for the
+ * end of a streamed body (CDP can hand Chromium a body only whole: a peek at its first bytes
+ * would hold the page as long as reading it all). Iframes are never held.
+ */
+function sniffMainDocument(event: Paused, contentType: string, mainFrame: boolean): boolean {
+  if (!mainFrame || !/^text\/html\s*;/i.test(contentType) || contentTypeCharset(contentType) === undefined) return false;
+  const length = event.responseHeaders?.find((h) => h.name.toLowerCase() === 'content-length')?.value;
+  return length !== undefined && /^\d+$/.test(length.trim()) && Number(length) <= MAX_CAPTURED_DOCUMENT_BYTES;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { AppError } from '../../platform/errors';
 import type { createGuardedLookup } from '../../platform/target-guard';
 import { normalizeHost } from '../../platform/target-guard';
+import type { BlacklistCheck } from '../../platform/target-guard';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 
 export const GUARD_HEADER = 'x-scrape-guard';
@@ -16,7 +17,15 @@ export const GUARD_HEADER = 'x-scrape-guard';
 export interface Route {
   token: string;
   proxy: ProxyEndpoint | null;
+  /** The scrape's host blacklist: its page's every connection is checked against it here (WebSockets too). */
+  isBlacklisted?: BlacklistCheck;
   failure?: AppError;
+}
+
+/** Throws BLACKLISTED when the route's scrape blacklists `host` (the same check and error as checkTarget's). */
+export async function checkBlacklist(route: Route | undefined, host: string): Promise<void> {
+  const h = normalizeHost(host);
+  if (route?.isBlacklisted && (await route.isBlacklisted(h))) throw new AppError('BLACKLISTED', `target host is blacklisted: ${h}`, { host: h });
 }
 
 const HOP_BY_HOP = new Set([
@@ -59,11 +68,22 @@ export function forwardRequest(f: Forwarding, req: http.IncomingMessage, res: ht
     if (target.protocol !== 'http:') throw new AppError('INVALID_URL', `proxy only forwards http: URLs`);
     f.checkLiteral(target.hostname);
   } catch (err) {
-    const r = f.refusal(err);
-    res.writeHead(r.status, { 'content-type': 'text/plain', [GUARD_HEADER]: r.code });
-    res.end(r.message);
-    return;
+    return refuseRequest(f, res, err);
   }
+  checkBlacklist(route, target.hostname).then(
+    () => forwardChecked(f, req, res, route, target),
+    (err: unknown) => refuseRequest(f, res, err),
+  );
+}
+
+function refuseRequest(f: Forwarding, res: http.ServerResponse, err: unknown): void {
+  const r = f.refusal(err);
+  res.writeHead(r.status, { 'content-type': 'text/plain', [GUARD_HEADER]: r.code });
+  res.end(r.message);
+}
+
+/** A plain-HTTP request the guard accepted so far: forwarded (the connection itself still goes through the guarded lookup). */
+function forwardChecked(f: Forwarding, req: http.IncomingMessage, res: http.ServerResponse, route: Route | undefined, target: URL): void {
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
@@ -115,10 +135,7 @@ export function forwardConnect(f: Forwarding, req: http.IncomingMessage, client:
   const route = f.routeOf(req);
   if (route === 'challenge') return void client.end(CHALLENGE);
   if (route === 'unassigned') return void client.end(`HTTP/1.1 403 Forbidden\r\n${GUARD_HEADER}: UNASSIGNED\r\ncontent-length: 0\r\n\r\n`);
-  const refuse = (err: unknown) => {
-    const r = f.refusal(err);
-    client.end(`HTTP/1.1 ${r.status} ${r.status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\n${GUARD_HEADER}: ${r.code}\r\ncontent-length: 0\r\n\r\n`);
-  };
+  const refuse = (err: unknown) => refuseConnect(f, client, err);
   const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
   if (!m) return refuse(new Error('bad CONNECT target'));
   const host = m[1]!;
@@ -128,6 +145,18 @@ export function forwardConnect(f: Forwarding, req: http.IncomingMessage, client:
   } catch (err) {
     return refuse(err);
   }
+  checkBlacklist(route, host).then(() => connectChecked(f, route, client, head, host, port), refuse);
+}
+
+function refuseConnect(f: Forwarding, client: Socket, err: unknown): void {
+  const r = f.refusal(err);
+  client.end(`HTTP/1.1 ${r.status} ${r.status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\n${GUARD_HEADER}: ${r.code}\r\ncontent-length: 0\r\n\r\n`);
+}
+
+/** A CONNECT the guard accepted so far: the tunnel (direct through the guarded lookup, or via the upstream proxy). */
+function connectChecked(f: Forwarding, route: Route | undefined, client: Socket, head: Buffer, host: string, port: number): void {
+  const refuse = (err: unknown) => refuseConnect(f, client, err);
+  if (client.destroyed) return;
   if (route?.proxy) {
     f.viaUpstream(route, host, port).then(
       (upstream) => {

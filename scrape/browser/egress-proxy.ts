@@ -30,7 +30,7 @@ import { AppError } from '../../platform/errors';
 import { listenOnLoopback } from '../../platform/free-port';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createGuardedLookup, isPrivateAddress, normalizeHost, privateTargetError, resolvePublicHost } from '../../platform/target-guard';
-import type { AddressPolicy } from '../../platform/target-guard';
+import type { AddressPolicy, BlacklistCheck } from '../../platform/target-guard';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { openTunnel } from '../proxy-tunnel';
 import { type Forwarding, type Route, forwardConnect, forwardRequest } from './egress-forward';
@@ -53,7 +53,7 @@ export interface EgressProxy {
   /** `upstream` only: the password every context's credentials carry (random per process). */
   secret: string;
   /** `upstream` only: where the traffic of the context with this token goes (a proxy, or null: direct). */
-  assign(token: string, proxy: ProxyEndpoint | null): void;
+  assign(token: string, proxy: ProxyEndpoint | null, isBlacklisted?: BlacklistCheck): void;
   release(token: string): void;
   /** `upstream` only: the first upstream failure seen for this token's traffic, if any. */
   upstreamFailure(token: string): AppError | undefined;
@@ -133,7 +133,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     url: `http://127.0.0.1:${port}`,
     stats: () => ({ requests, blocked, upstreamFailures }),
     secret,
-    assign: (token, proxy) => void routes.set(token, { token, proxy }),
+    assign: (token, proxy, isBlacklisted) => void routes.set(token, { token, proxy, ...(isBlacklisted ? { isBlacklisted } : {}) }),
     release: (token) => void routes.delete(token),
     upstreamFailure: (token) => routes.get(token)?.failure,
     close: () =>

@@ -149,10 +149,14 @@ export function chromiumEnvironment(home: string, from: NodeJS.ProcessEnv = proc
   return env;
 }
 
-/** The executable, arguments and environment of one launch. */
-export function chromiumLaunch(executablePath: string, args: readonly string[]): ChromiumLaunch {
+/**
+ * The executable, arguments and environment of one launch. `withoutSandbox`: the benchmark's
+ * baseline (bench/browser-sandbox.ts) only; the user and the environment stay as they are.
+ */
+export function chromiumLaunch(executablePath: string, args: readonly string[], options: { withoutSandbox?: boolean } = {}): ChromiumLaunch {
   const chosen = chromiumIsolation(executablePath);
+  const sandbox = chosen.sandbox && options.withoutSandbox !== true;
   // With the sandbox available, `--no-sandbox` (in CHROMIUM_ARGS for the machines without one) goes.
-  const launchArgs = chosen.sandbox ? args.filter((arg) => arg !== '--no-sandbox') : args.includes('--no-sandbox') ? [...args] : [...args, '--no-sandbox'];
-  return { executablePath: chosen.wrapper ?? executablePath, sandbox: chosen.sandbox, args: launchArgs, env: chromiumEnvironment(chosen.home) };
+  const launchArgs = sandbox ? args.filter((arg) => arg !== '--no-sandbox') : args.includes('--no-sandbox') ? [...args] : [...args, '--no-sandbox'];
+  return { executablePath: chosen.wrapper ?? executablePath, sandbox, args: launchArgs, env: chromiumEnvironment(chosen.home) };
 }

@@ -40,7 +40,7 @@ export interface ChromiumLifecycle {
   finished(c: Chromium): void;
   /** `browser` stopped answering (a context would not close): new scrapes must not go to it. */
   forget(browser: Browser): void;
-  /** A new context's credentials at the egress proxy, with upstream proxies (else none). */
+  /** A new context's credentials at the egress proxy (none before the first launch started it). */
   egressFor(): ContextSettings['egress'];
   /** Refuses every later launch and claim (the pool is closing). */
   stop(): void;
@@ -75,9 +75,9 @@ export function createChromiumLifecycle(options: BrowserPoolOptions, hooks: Chro
 
   /** Launches a Chromium and makes it the current one; a previous one still connected retires. */
   async function launch(): Promise<Chromium> {
-    if (!options.allowPrivateTargets || options.upstreamProxies) {
-      proxy ??= await startEgressProxy({ allowPrivateTargets: options.allowPrivateTargets, isPrivate: options.isPrivate, upstream: options.upstreamProxies });
-    }
+    // Always on, with credentials per context: the scrape's blacklist (and its upstream proxy)
+    // applies to every connection its page makes, WebSockets included (not routed by Playwright).
+    proxy ??= await startEgressProxy({ allowPrivateTargets: options.allowPrivateTargets, isPrivate: options.isPrivate, upstream: true });
     let c: Chromium;
     try {
       c = await launchChromium(launchSettings(options, proxy, memory));
@@ -186,7 +186,7 @@ export function createChromiumLifecycle(options: BrowserPoolOptions, hooks: Chro
     forget(browser) {
       if (current?.browser === browser) current = null;
     },
-    egressFor: () => (options.upstreamProxies && proxy ? { server: proxy.url, token: randomUUID(), secret: proxy.secret } : undefined),
+    egressFor: () => (proxy ? { server: proxy.url, token: randomUUID(), secret: proxy.secret } : undefined),
     stop() {
       closed = true;
     },
@@ -219,6 +219,7 @@ function launchSettings(options: BrowserPoolOptions, proxy: EgressProxy | null, 
     timeoutMs: options.launchTimeoutMs ?? 30_000,
     recyclePages: options.recyclePages === 0 ? Infinity : (options.recyclePages ?? 1000),
     rssCheckEveryPages: memory.checkEveryPages,
+    ...(options.withoutSandbox ? { withoutSandbox: true } : {}),
   };
 }
 

@@ -69,7 +69,7 @@ export function createPoolScrapes(options: BrowserPoolOptions, deps: { slots: Sl
       pending.catch(() => undefined);
       prepared = await Promise.race([pending, aborted]);
       signal.throwIfAborted();
-      if (prepared.egressToken) chromium.proxy?.assign(prepared.egressToken, call.proxy ?? null);
+      if (prepared.egressToken) chromium.proxy?.assign(prepared.egressToken, call.proxy ?? null, call.isBlacklisted);
       const context = prepared.context;
       await Promise.race([applyStartingState(context, starting), aborted]);
       const work = runScrape(prepared, req, target, {

@@ -50,10 +50,15 @@ export interface BrowserPoolOptions {
   /**
    * Check each WebSocket a page opens against the scrape's guard (blacklist and private targets)
    * with Playwright's `routeWebSocket`; default false: it exposes Playwright's functions to the
-   * page (docs/scraping.md, "How we look to a site"). Without it, the egress proxy (on whenever
-   * private targets are refused) still refuses WebSockets to private addresses.
+   * page (docs/scraping.md, "How we look to a site"). Without it, the egress proxy (always on,
+   * credentials per context) still refuses WebSockets to private and to blacklisted hosts.
    */
   routeWebSocketsInPage?: boolean;
+  /**
+   * Launch Chromium with `--no-sandbox` even where its sandbox can run: the baseline of
+   * bench/browser-sandbox.ts, nothing else (docs/operations.md, "Chromium's isolation"). Default false.
+   */
+  withoutSandbox?: boolean;
   /** Launch Chromium and pre-warm at creation instead of at the first scrape; default false. */
   launchOnCreate?: boolean;
   /** Lifecycle notifications, e.g. for logs and metrics. */
@@ -62,8 +67,8 @@ export interface BrowserPoolOptions {
   isPrivate?: AddressPolicy;
   /**
    * PROXY_URLS is set: scrapes may go through an upstream proxy (`ScrapeCallOptions.proxy`). The
-   * egress proxy then runs whatever `allowPrivateTargets` says, and every context carries its own
-   * credentials there, so the egress knows each context's upstream (egress-proxy.ts).
+   * egress proxy runs whatever `allowPrivateTargets` says, and every context carries its own
+   * credentials there, so the egress knows each context's upstream and blacklist (egress-proxy.ts).
    */
   upstreamProxies?: boolean;
   /** Test hook: the RSS reading for the Chromium whose browser process is `pid` (default: from /proc). */
