@@ -140,7 +140,7 @@ export function targetOf(targets: z.output<typeof targetSchema>[]): MappedTarget
   const options = target.scrapeOptions ?? {};
   const mapped = toScrapeRequest(urls[0], options, 'targets[0].scrapeOptions.');
   const compare: MonitorCompare = mapped.wanted.formats.includes('json') ? 'json' : 'markdown';
-  return { request: asSent(mapped.request as unknown as Record<string, unknown>), compare };
+  return { request: asSent(mapped.request), compare };
 }
 
 /**

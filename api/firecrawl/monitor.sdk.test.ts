@@ -102,7 +102,7 @@ describe('monitors through both SDKs', () => {
     const id = created.value.id as string;
     expect(created.value.targets).toEqual([{ id, type: 'scrape', urls: [pageUrl] }]);
     expect(created.value.webhook).toMatchObject({ url: `${receiver.origin}/fc-monitor` });
-    expect(created.value.next_run_at).toMatch(/-01-0[01]T/);
+    expect(created.value.next_run_at).toMatch(/^\d{4}-(12-31|01-01)T/);
     // Our monitor behind it, with its Schedule.
     const native = await (await fetch(`${stack.baseUrl}/monitors/${id}`, { headers: { 'x-api-key': account.apiKey } })).json();
     expect(native).toMatchObject({ id, scheduleId: `monitor-${id}`, compare: 'markdown', request: { url: pageUrl }, schedule: { cron: YEARLY, timezone: 'Europe/Paris' } });
@@ -132,7 +132,7 @@ describe('monitors through both SDKs', () => {
     expect((await js().getMonitorCheck(id, run2.id, { status: 'same' })).pages).toEqual([]);
 
     // The change reached the monitor's webhook (our monitor.changed event, signed).
-    const delivered = await waitFor('monitor.changed delivered', async () => receiver.received.find((d) => d.path === '/fc-monitor' && d.answered === 200));
+    const delivered = await waitFor('monitor.changed delivered', () => Promise.resolve(receiver.received.find((d) => d.path === '/fc-monitor' && d.answered === 200)));
     expect(JSON.parse(delivered.body)).toMatchObject({ type: 'monitor.changed', data: { monitor_id: id, status: 'changed', url: pageUrl } });
 
     // The checks, newest first, in both SDKs.

@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { parseBody } from '../../platform/validate';
-import { type MonitorCheckRow, type MonitorRow, createMonitorStore } from '../../monitors/store';
+import { type MonitorCheckRow, type MonitorRow, type MonitorStore, createMonitorStore } from '../../monitors/store';
 import { monitorScheduleSchema, validateDefinition } from '../../monitors/request';
 import { type Route, type RouteInput, type TableRoute, badRequest, parsedBy, reply, route } from '../route-table';
 import { ownedBy } from '../ownership';
@@ -185,80 +185,91 @@ export function firecrawlMonitorRouteTable(deps: AppDeps): Route[] {
         return reply(200, { success: true });
       },
     }),
-    ...checkRoutes(),
+    ...checkRoutes({ deps, store, own, runOf, call, nativeCheck, common }),
   ];
+}
 
-  function checkRoutes(): Route[] {
-    /** The check `run` started: a new manual check of the monitor, once its workflow has recorded it. */
-    async function startedCheck(monitorId: string, before: Set<string>, since: Date): Promise<MonitorCheckRow> {
-      const deadline = Date.now() + RUN_RECORDED_WITHIN_MS;
-      for (;;) {
-        const found = (await deps.db.monitorCheck.findMany({ where: { monitorId, createdAt: { gte: since }, workflowId: { contains: '-now-' } }, orderBy: [{ createdAt: 'asc' }] })).find((c) => !before.has(c.id));
-        if (found) return found;
-        if (Date.now() > deadline) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The check was started but not recorded in time; it will appear in GET /v2/monitor/:id/checks');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+interface CheckRouteContext {
+  deps: AppDeps;
+  store: MonitorStore;
+  own: (id: string, userId: string) => Promise<MonitorRow>;
+  runOf: (check: MonitorCheckRow) => Promise<CheckRun | null>;
+  call: (r: TableRoute, input: RouteInput<string, unknown, unknown>, id?: string, body?: unknown) => Promise<unknown>;
+  nativeCheck: TableRoute;
+  common: { credential: 'apiKey'; tag: string; description: string };
+}
+
+/** Run, and the checks: the list, one check with its page. */
+function checkRoutes({ deps, store, own, runOf, call, nativeCheck, common }: CheckRouteContext): Route[] {
+  /** The check `run` started: a new manual check of the monitor, once its workflow has recorded it. */
+  async function startedCheck(monitorId: string, before: Set<string>, since: Date): Promise<MonitorCheckRow> {
+    const deadline = Date.now() + RUN_RECORDED_WITHIN_MS;
+    for (;;) {
+      const found = (await deps.db.monitorCheck.findMany({ where: { monitorId, createdAt: { gte: since }, workflowId: { contains: '-now-' } }, orderBy: [{ createdAt: 'asc' }] })).find((c) => !before.has(c.id));
+      if (found) return found;
+      if (Date.now() > deadline) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The check was started but not recorded in time; it will appear in GET /v2/monitor/:id/checks');
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-
-    const ownCheck = async (params: { id: string; checkId: string }, userId: string) => {
-      await own(params.id, userId);
-      const check = await store.findCheck(params.checkId);
-      if (!check || check.monitorId !== params.id) throw new AppError('NOT_FOUND', 'No check with that id');
-      return check;
-    };
-
-    return [
-      route({
-        ...common,
-        method: 'post',
-        path: '/v2/monitor/:id/run',
-        params: ['id'],
-        summary: 'Firecrawl v2: check a monitor now (a scrape, priced as one); answers the check once recorded',
-        responses: { 200: ok(firecrawlCheckSchema), ...FIRECRAWL_ERROR_RESPONSES },
-        errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED'],
-        handler: async (input) => {
-          const row = await own(input.params.id, input.auth.userId);
-          // The checks of the last moments, so the new one is told apart (the clock of the database and ours may differ a little).
-          const since = new Date(Date.now() - 60_000);
-          const before = new Set((await deps.db.monitorCheck.findMany({ where: { monitorId: row.id, createdAt: { gte: since } }, select: { id: true } })).map((c) => c.id));
-          await call(nativeCheck, input, row.id);
-          const check = await startedCheck(row.id, before, since);
-          return reply(200, { success: true, data: firecrawlCheck(check, await runOf(check)) });
-        },
-      }),
-      route({
-        ...common,
-        method: 'get',
-        path: '/v2/monitor/:id/checks',
-        params: ['id'],
-        summary: "Firecrawl v2: a monitor's checks, newest first",
-        query: badRequest(listQuery),
-        responses: { 200: ok(z.array(firecrawlCheckSchema)), ...FIRECRAWL_ERROR_RESPONSES },
-        errors: ['NOT_FOUND', 'FORBIDDEN', 'BAD_REQUEST'],
-        handler: async ({ auth, params, query: { limit, offset } }) => {
-          const row = await own(params.id, auth.userId);
-          const rows = (await store.listChecks(row.id, { after: {}, orderBy: NEWEST_FIRST, take: offset + limit })).slice(offset);
-          const data = await Promise.all(rows.map(async (c) => firecrawlCheck(c, await runOf(c))));
-          return reply(200, { success: true, data });
-        },
-      }),
-      route({
-        ...common,
-        method: 'get',
-        path: '/v2/monitor/:id/checks/:checkId',
-        params: ['id', 'checkId'],
-        summary: 'Firecrawl v2: one check with its page (status, status code, diff)',
-        query: badRequest(checkQuery),
-        responses: { 200: ok(firecrawlCheckDetailSchema), ...FIRECRAWL_ERROR_RESPONSES },
-        errors: ['NOT_FOUND', 'FORBIDDEN', 'BAD_REQUEST'],
-        handler: async ({ auth, params, query }) => {
-          const check = await ownCheck(params, auth.userId);
-          const url = ((await own(params.id, auth.userId)).request as { url: string }).url;
-          const detail = firecrawlCheckDetail(check, await runOf(check), url, query.status);
-          if ((query.skip ?? 0) > 0 || query.limit === 0) detail.pages = [];
-          return reply(200, { success: true, data: detail });
-        },
-      }),
-    ];
   }
+
+  const ownCheck = async (params: { id: string; checkId: string }, userId: string) => {
+    await own(params.id, userId);
+    const check = await store.findCheck(params.checkId);
+    if (!check || check.monitorId !== params.id) throw new AppError('NOT_FOUND', 'No check with that id');
+    return check;
+  };
+
+  return [
+    route({
+      ...common,
+      method: 'post',
+      path: '/v2/monitor/:id/run',
+      params: ['id'],
+      summary: 'Firecrawl v2: check a monitor now (a scrape, priced as one); answers the check once recorded',
+      responses: { 200: ok(firecrawlCheckSchema), ...FIRECRAWL_ERROR_RESPONSES },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'INSUFFICIENT_CREDIT', 'RATE_LIMITED'],
+      handler: async (input) => {
+        const row = await own(input.params.id, input.auth.userId);
+        // The checks of the last moments, so the new one is told apart (the clock of the database and ours may differ a little).
+        const since = new Date(Date.now() - 60_000);
+        const before = new Set((await deps.db.monitorCheck.findMany({ where: { monitorId: row.id, createdAt: { gte: since } }, select: { id: true } })).map((c) => c.id));
+        await call(nativeCheck, input, row.id);
+        const check = await startedCheck(row.id, before, since);
+        return reply(200, { success: true, data: firecrawlCheck(check, await runOf(check)) });
+      },
+    }),
+    route({
+      ...common,
+      method: 'get',
+      path: '/v2/monitor/:id/checks',
+      params: ['id'],
+      summary: "Firecrawl v2: a monitor's checks, newest first",
+      query: badRequest(listQuery),
+      responses: { 200: ok(z.array(firecrawlCheckSchema)), ...FIRECRAWL_ERROR_RESPONSES },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'BAD_REQUEST'],
+      handler: async ({ auth, params, query: { limit, offset } }) => {
+        const row = await own(params.id, auth.userId);
+        const rows = (await store.listChecks(row.id, { after: {}, orderBy: NEWEST_FIRST, take: offset + limit })).slice(offset);
+        const data = await Promise.all(rows.map(async (c) => firecrawlCheck(c, await runOf(c))));
+        return reply(200, { success: true, data });
+      },
+    }),
+    route({
+      ...common,
+      method: 'get',
+      path: '/v2/monitor/:id/checks/:checkId',
+      params: ['id', 'checkId'],
+      summary: 'Firecrawl v2: one check with its page (status, status code, diff)',
+      query: badRequest(checkQuery),
+      responses: { 200: ok(firecrawlCheckDetailSchema), ...FIRECRAWL_ERROR_RESPONSES },
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'BAD_REQUEST'],
+      handler: async ({ auth, params, query }) => {
+        const check = await ownCheck(params, auth.userId);
+        const url = ((await own(params.id, auth.userId)).request as { url: string }).url;
+        const detail = firecrawlCheckDetail(check, await runOf(check), url, query.status);
+        if ((query.skip ?? 0) > 0 || query.limit === 0) detail.pages = [];
+        return reply(200, { success: true, data: detail });
+      },
+    }),
+  ];
 }
