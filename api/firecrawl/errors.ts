@@ -77,6 +77,9 @@ export function firecrawlErrorOf(code: ErrorCode, route: 'scrape' | 'map' | 'job
       return { status: 413, code };
     case 'METHOD_NOT_ALLOWED':
       return { status: 405, code };
+    case 'MONITOR_LIMIT_REACHED':
+      // The account's monitors at MONITOR_MAX_PER_ACCOUNT (docs/monitors.md): our code, as the native route's 409.
+      return { status: 409, code };
     case 'CONFLICT':
     case 'CANCELLED':
     case 'IDEMPOTENCY_CONFLICT':

@@ -31,7 +31,8 @@ import { crawlRouteTable } from '../routes/crawl';
 import type { AppDeps } from '../deps';
 import { type FirecrawlVersion, mapBatchRequest, mapCrawlRequest } from './crawl-request';
 import { scrapeOptionsMapper } from './crawl-mappers';
-import { extractSearchOf } from './extract-search';
+import { type ExtractSearched, extractSearchOf } from './extract-search';
+import { SEARCH_PRICE } from '../../search/request';
 import { FIRECRAWL_CREDENTIALS, FIRECRAWL_ERROR_RESPONSES } from './schemas';
 
 /** Pages a wildcard URL's crawl fetches at most. */
@@ -163,14 +164,27 @@ export function extractRouteTable(deps: AppDeps): Route[] {
           const body = input.body;
           checkBody(deps, body);
           const urls = [...(body.urls ?? [])];
+          let searched: ExtractSearched | undefined;
           if (body.enableWebSearch) {
             const search = extractSearchOf(deps);
             if (!search) throw new AppError('BAD_REQUEST', 'enableWebSearch needs a search backend, and this service has none configured (SEARXNG_ENDPOINT); nothing was started or charged', { reason: 'SEARCH_NOT_CONFIGURED' });
-            urls.push(...(await search.searchUrls(body.prompt ?? '', WEB_SEARCH_RESULTS)));
+            if (!body.prompt?.trim()) throw new AppError('BAD_REQUEST', 'enableWebSearch needs a prompt: it is what is searched');
+            const balance = await getBalance(deps.sql, input.auth.userId);
+            if (balance < LLM_FORMAT_PRICE + SEARCH_PRICE) throw new AppError('INSUFFICIENT_CREDIT', `The search costs ${SEARCH_PRICE} credit and the model step ${LLM_FORMAT_PRICE}; ${balance} remaining`, { remaining: balance, required: LLM_FORMAT_PRICE + SEARCH_PRICE });
+            searched = await search.search(input.auth, body.prompt, WEB_SEARCH_RESULTS);
+            urls.push(...searched.urls.filter((url) => !urls.includes(url)));
           }
-          const balance = await getBalance(deps.sql, input.auth.userId);
-          if (balance < LLM_FORMAT_PRICE) throw new AppError('INSUFFICIENT_CREDIT', `The model step costs ${LLM_FORMAT_PRICE} credits; ${balance} remaining`, { remaining: balance, required: LLM_FORMAT_PRICE });
-          const jobIds = await startJobs(body, urls, input);
+          let jobIds: string[];
+          try {
+            const balance = await getBalance(deps.sql, input.auth.userId);
+            if (balance < LLM_FORMAT_PRICE) throw new AppError('INSUFFICIENT_CREDIT', `The model step costs ${LLM_FORMAT_PRICE} credits; ${balance} remaining`, { remaining: balance, required: LLM_FORMAT_PRICE });
+            if (urls.length === 0) throw new AppError('BAD_REQUEST', 'enableWebSearch found no page to read for this prompt, and no urls were given; the search was refunded');
+            jobIds = await startJobs(body, urls, input);
+          } catch (error) {
+            // The extract is not started: the search made for it is given back.
+            await searched?.refund();
+            throw error;
+          }
           const id = randomUUID();
           const workflowId = workflowIds.extract(id);
           await store.insert({ id, userId: input.auth.userId, apiKeyId: input.auth.apiKeyId, request: body, jobIds, workflowId });

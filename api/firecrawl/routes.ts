@@ -21,6 +21,7 @@ import { firecrawlUsageRouteTable } from './usage';
 import { crawlParamsRouteTable } from './crawl-params';
 import { parseRouteTable } from './parse';
 import { extractRouteTable } from './extract';
+import { firecrawlMonitorRouteTable } from './monitor';
 import type { AppDeps } from '../deps';
 
 export { firecrawlErrorShape } from './errors';
@@ -35,5 +36,5 @@ export const BEARER_PATHS = [...FIRECRAWL_PATHS, '/mcp'] as const;
 
 export function firecrawlRouteTable(deps: AppDeps): Route[] {
   // The account routes first: `GET /v2/crawl/active` must be matched before `GET /v2/crawl/:id`.
-  return [...firecrawlUsageRouteTable(deps), ...crawlParamsRouteTable(deps), ...parseRouteTable(deps), ...extractRouteTable(deps), ...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps), ...firecrawlSearchRouteTable(deps)];
+  return [...firecrawlUsageRouteTable(deps), ...crawlParamsRouteTable(deps), ...parseRouteTable(deps), ...extractRouteTable(deps), ...v2ScrapeRouteTable(deps), ...v1ScrapeRouteTable(deps), ...v2MapRouteTable(deps), ...v1MapRouteTable(deps), ...firecrawlJobRouteTable(deps), ...firecrawlSearchRouteTable(deps), ...firecrawlMonitorRouteTable(deps)];
 }
