@@ -59,6 +59,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
         scrape: job.scrape,
         events: false,
         resumes: crawl.resumes,
+        ...(job.escalation ? { escalation: job.escalation } : {}),
       };
       if (!plan.proceed) return plan;
       if (input.seed) await seed(crawl);

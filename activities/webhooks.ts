@@ -28,7 +28,7 @@ export function createWebhookEmitActivities(deps: WebhookEmitDeps) {
   return {
     async emitWebhookEvents(input: { sources: WebhookEventSource[] }): Promise<EmittedWebhookEvents> {
       const deliveryIds = await emitEvents(deps.db, input.sources, async (runId, wanted) => {
-        const run = await deps.db.scrapeRun.findUnique({ where: { id: runId }, select: { id: true, url: true, httpStatus: true, cost: true, result: true } });
+        const run = await deps.db.scrapeRun.findUnique({ where: { id: runId }, select: { id: true, url: true, httpStatus: true, cost: true, result: true, escalation: true } });
         return run ? ((await firecrawlDocumentOfRun(deps.db, run, wanted)) as unknown as Record<string, unknown>) : null;
       });
       return { deliveryIds, taskQueue: deps.webhookDeliveryQueue, retry: deps.webhooks.retry };

@@ -17,6 +17,8 @@ import { ownedBy } from './ownership';
 import { reply } from './route-table';
 import { SEARCH_ATTRIBUTE_KEYS } from './scrape-dispatch';
 import { precheck } from './scrape-run';
+import { proxyPlan } from './scrape-escalation';
+import type { ScrapeRequest } from '../scrape/request';
 import { apiWebhooks } from './webhooks';
 
 /** Search attribute of a crawl's executions (registered with the others: scripts/runtime/temporal-server.ts). */
@@ -109,9 +111,21 @@ export function createCrawlJobs(deps: AppDeps) {
     });
   }
 
+  /**
+   * `auto` pages (docs/scraping.md "Escalation"): the ladder every page climbs, built from this
+   * API's tiers as a standalone scrape's is (a country no pool serves: 400 naming it).
+   */
+  function withEscalation(request: CrawlJobRequest): CrawlJobRequest {
+    if (!request.scrape.escalate) return request;
+    const url = request.kind === 'crawl' ? request.url : request.urls[0]!;
+    const { escalation } = proxyPlan(deps.config, { ...request.scrape, url } as ScrapeRequest);
+    return escalation ? { ...request, escalation } : request;
+  }
+
   /** Checks, records and starts a job under `id`; 202 with its links. */
   async function startJob(auth: AuthContext, parsed: ParsedJob, id: string) {
-    const { request, pageCost } = parsed;
+    const { pageCost } = parsed;
+    const request = withEscalation(parsed.request);
     // The start URL is refused now as a scrape's would be (blacklist, private target); a DNS failure is left to the page.
     if (request.kind === 'crawl') await precheck(deps, request);
     if (request.webhook) await apiWebhooks(deps).guard.check(request.webhook.url);

@@ -14,7 +14,7 @@ import type { StoredResult } from '../scrape/types';
 import { SCRAPE_OUTPUT_FIELDS } from '../scrape/result';
 import type { AuthContext } from './middleware/auth';
 import type { ScrapeRequest } from '../scrape/request';
-import type { EscalationEntry } from '../scrape/run-attempts';
+import { type EscalationEntry, servedStepOf } from '../scrape/run-attempts';
 import { proxyPlan } from './scrape-escalation';
 import { assertModelFormatsConfigured } from '../scrape/llm/model-formats';
 import { ResourceNeverStarted } from './idempotency';
@@ -35,9 +35,8 @@ export type RunLike = Pick<FinishedRun, 'id' | 'url' | 'mode' | 'attempts' | 'co
  */
 export function escalationFields(run: Pick<RunLike, 'mode' | 'escalation'>): { served_by?: { engine: string; proxy_tier: string }; escalation?: EscalationEntry[] } {
   if (!Array.isArray(run.escalation)) return {};
-  const entries = run.escalation as EscalationEntry[];
-  const served = entries.findLast((entry) => entry.outcome === 'succeeded');
-  return { ...(served ? { served_by: { engine: served.engine, proxy_tier: served.proxy_tier } } : {}), escalation: entries };
+  const served = servedStepOf(run.escalation);
+  return { ...(served ? { served_by: served } : {}), escalation: run.escalation as EscalationEntry[] };
 }
 
 

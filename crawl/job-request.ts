@@ -13,6 +13,7 @@ import { issueMessage } from '../platform/validate';
 import { type ScrapeRequest, parseScrapeRequest, scrapeCost } from '../scrape/request';
 import { normalizeUrl, scopeProblems } from './url';
 import type { ScrapeRequestPayload } from '../scrape/request';
+import type { EscalationStep } from '../scrape/proxy-tiers';
 
 export const CRAWL_LIMIT_MAX = 10_000;
 export const CRAWL_LIMIT_DEFAULT = 100;
@@ -64,9 +65,13 @@ type BatchShape = z.output<typeof batchRequestSchema>;
 export type PageScrape = Omit<ScrapeRequestPayload, 'url'>;
 
 /** What a job stores (crawl.request) and its workflow reads. */
-export type CrawlJobRequest =
+export type CrawlJobRequest = (
   | (Omit<CrawlShape, 'scrape'> & { kind: 'crawl'; scrape: PageScrape })
-  | (Omit<BatchShape, 'scrape' | 'urls'> & { kind: 'batch'; urls: string[]; scrape: PageScrape });
+  | (Omit<BatchShape, 'scrape' | 'urls'> & { kind: 'batch'; urls: string[]; scrape: PageScrape })
+) & {
+  /** `auto` pages: the steps each page climbs, built by the API from its tiers (api/scrape-escalation.ts) when the job starts. */
+  escalation?: EscalationStep[];
+};
 
 export interface ParsedJob {
   request: CrawlJobRequest;

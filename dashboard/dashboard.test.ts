@@ -221,6 +221,21 @@ describe('one account through every page', () => {
     await screenshot(page, 'usage');
   });
 
+  it('an auto scrape that climbed shows its escalation path on the run page', async () => {
+    // No proxy tier on this stack: the app shell goes http (direct) → browser (direct).
+    const scraped = await call(stack.baseUrl, 'POST', '/webhook/unblocker', { 'x-api-key': secret }, { url: `${fixtures.url}/escalate/app-shell`, mode: 'auto', selectors: ['#rendered'] });
+    expect(scraped.status).toBe(200);
+    await page.goto(`/dashboard/runs/${encodeURIComponent(scraped.body.id as string)}`);
+    await heading(page, 'Run');
+    const steps = page.getByTestId('run-escalation').locator('li');
+    await steps.nth(1).waitFor();
+    expect(await steps.allInnerTexts()).toEqual([
+      'http without a proxy: JAVASCRIPT_REQUIRED; moved on: the page needs JavaScript, free',
+      'browser without a proxy: served the page',
+    ]);
+    expect(await steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')))).toEqual(['JAVASCRIPT_REQUIRED', 'succeeded']);
+  });
+
   it('buying a pack with the local provider raises the balance', async () => {
     await page.getByRole('link', { name: 'Billing' }).click();
     await heading(page, 'Billing');

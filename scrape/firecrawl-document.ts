@@ -11,6 +11,7 @@
  */
 import type { Database } from '../platform/db';
 import type { ChangeTracking, PageLink, PageMetadata, StoredActionOutputs } from './types';
+import { servedStepOf } from './run-attempts';
 
 /** The formats a document shows (the compatible scrape mapper's `WantedFormats`, api/firecrawl/scrape-options.ts). */
 export interface WantedDocumentFormats {
@@ -39,6 +40,8 @@ export interface ScrapedPage {
   cost: number;
   /** The results cache's state (api/scrape-run.ts `runBody`). */
   cache?: { state: 'hit' | 'miss'; cached_at?: string };
+  /** An `auto` run: the engine and proxy tier that served it (api/scrape-run.ts `runBody`). */
+  served_by?: { engine: string; proxy_tier: string };
   markdown?: string;
   html?: string;
   rawHtml?: string;
@@ -146,8 +149,9 @@ function metadataOf(page: ScrapedPage): FirecrawlMetadata {
     ...(meta?.content_type ? { contentType: meta.content_type } : {}),
     scrapeId: page.id,
     creditsUsed: page.cost,
-    // Our outbound proxies are plain forwarding proxies: the SDK's "basic".
-    proxyUsed: 'basic',
+    // The tier that served the page (docs/scraping.md "Escalation"): `stealth` only when a stealth
+    // pool did; basic pools, no proxy and runs with no escalation record are the SDK's "basic".
+    proxyUsed: page.served_by?.proxy_tier === 'stealth' ? 'stealth' : 'basic',
     // The results cache (docs/scraping.md "Results cache"): `hit` with when the answering run finished.
     cacheState: page.cache?.state === 'hit' ? 'hit' : 'miss',
     ...(page.cache?.cached_at ? { cachedAt: page.cache.cached_at } : {}),
@@ -205,6 +209,8 @@ export interface ScrapeRunRecord {
   /** `cached`: a results-cache hit (docs/scraping.md "Results cache"), answered from the run that finished at `cachedAt`. */
   status?: string;
   cachedAt?: Date | null;
+  /** An `auto` run's steps (scrape/run-attempts.ts EscalationEntry): what served it. */
+  escalation?: unknown;
 }
 
 /** The output fields a document may show, read from a run's stored result. */
@@ -216,6 +222,8 @@ export function scrapedPageOfRun(run: ScrapeRunRecord): ScrapedPage {
   const page: ScrapedPage = { id: run.id, url: run.url, final_url: stored.final_url ?? run.url, status: run.httpStatus, cost: run.cost };
   for (const field of DOCUMENT_SOURCE_FIELDS) if (stored[field] !== undefined) (page as unknown as Record<string, unknown>)[field] = stored[field];
   if (run.status === 'cached') page.cache = { state: 'hit', ...(run.cachedAt ? { cached_at: new Date(run.cachedAt).toISOString() } : {}) };
+  const served = servedStepOf(run.escalation);
+  if (served) page.served_by = served;
   return page;
 }
 

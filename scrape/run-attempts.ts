@@ -22,6 +22,13 @@ export interface EscalationEntry {
 }
 import { blockedByOf } from './blocks';
 
+/** The step that served an `auto` run (its last succeeded attempt): engine and tier; undefined for any other run. */
+export function servedStepOf(escalation: unknown): { engine: string; proxy_tier: string } | undefined {
+  if (!Array.isArray(escalation)) return undefined;
+  const served = (escalation as EscalationEntry[]).findLast((entry) => entry.outcome === 'succeeded');
+  return served ? { engine: served.engine, proxy_tier: served.proxy_tier } : undefined;
+}
+
 /**
  * A TARGET_BLOCKED failure's vendor, kept on the run's error as `blocked_by`: read back from the
  * failure's message (scrape/blocks.ts blockedMessage), which is what every workflow hands on.
@@ -182,8 +189,13 @@ function escalationStatements(sql: RunSql) {
     },
 
     /** Appends one attempt of an `auto` run to its `escalation` (docs/scraping.md "Escalation"). */
-    async recordEscalationStep(runId: string, entry: EscalationEntry): Promise<void> {
-      await sql.query(`UPDATE scrape_run SET escalation = COALESCE(escalation, '[]'::jsonb) || $2::jsonb WHERE id = $1`, [runId, jsonbText([entry])]);
+    /** Adds an `auto` run's attempt to its `escalation`; returns the whole list (the in-process answer carries it). */
+    async recordEscalationStep(runId: string, entry: EscalationEntry): Promise<EscalationEntry[]> {
+      const rows = await sql.query<{ escalation: EscalationEntry[] | null }>(
+        `UPDATE scrape_run SET escalation = COALESCE(escalation, '[]'::jsonb) || $2::jsonb WHERE id = $1 RETURNING escalation`,
+        [runId, jsonbText([entry])],
+      );
+      return rows[0]?.escalation ?? [entry];
     },
 
     /**

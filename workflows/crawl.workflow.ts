@@ -32,6 +32,7 @@ import type { Activities } from './activities';
 import { NON_RETRYABLE_CODES } from '../platform/errors';
 import { CRAWL_PAGES_PER_EXECUTION, type CrawlPageClaim, type CrawlPageOutcome, type CrawlPlan, type CrawlWorkflowInput, type CrawlWorkflowOutput } from './definitions';
 import { runScrapeSteps } from './scrape-steps';
+import { climbCrawlPage } from './crawl-escalation';
 import { emitWebhookEvents } from './webhook.workflow';
 import type { WebhookEventSource } from '../webhooks/types';
 
@@ -98,14 +99,11 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     let outcome: CrawlPageOutcome;
     await turns.acquire(page);
     try {
-      const steps = await runScrapeSteps({
-        runId: page.runId,
-        userId: plan.userId,
-        apiKeyId: plan.apiKeyId,
-        cost: plan.pageCost,
-        request: { ...plan.scrape, url: page.url },
-        browserQueue: input.browserQueue,
-      }, { remoteBookkeeping: true });
+      const job = { runId: page.runId, userId: plan.userId, apiKeyId: plan.apiKeyId, cost: plan.pageCost, request: { ...plan.scrape, url: page.url } };
+      // An `auto` job's page climbs its ladder, charged once when served (only plans carrying `escalation`: new jobs).
+      const steps = plan.escalation
+        ? await climbCrawlPage({ ...job, escalation: plan.escalation }, input.browserQueue)
+        : await runScrapeSteps({ ...job, browserQueue: input.browserQueue }, { remoteBookkeeping: true });
       outcome = steps.status === 'succeeded' ? steps : { status: 'failed', code: steps.code, message: steps.message };
       if (steps.status === 'failed' && steps.code === 'INSUFFICIENT_CREDIT' && !steps.refunded) {
         // Nothing was debited or fetched: the page waits in the frontier for a resume.

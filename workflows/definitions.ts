@@ -266,6 +266,8 @@ export interface CrawlPlan {
   /** Emit `crawl.*` events (a request webhook, or the account has endpoints). */
   events: boolean;
   resumes: number;
+  /** `auto` pages (docs/scraping.md "Escalation"): every page climbs these steps (workflows/crawl-escalation.ts). Absent on every other job. */
+  escalation?: EscalationStep[];
 }
 
 /** A claimed page: its run, and the wait its host asks between requests. */

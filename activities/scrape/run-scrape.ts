@@ -216,11 +216,12 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if (input.step) {
       // An `auto` run: its one debit, at the served step's price, with the record of its success.
       countAttempt(deps, input, tier, { code: 'succeeded' });
-      await untilDatabaseAnswers(() => deps.runs.recordEscalationStep(runId, escalationEntry(input, attemptNumber, tier, { code: 'succeeded' })), signal);
+      const escalation = await untilDatabaseAnswers(() => deps.runs.recordEscalationStep(runId, escalationEntry(input, attemptNumber, tier, { code: 'succeeded' })), signal);
       const charged = await untilDatabaseAnswers(() => succeedCharged(deps, input, stored, result.elapsed_ms, cacheKey), signal);
       if (charged) {
+        // With its `escalation`: the answer told in-process names what served it (`served_by`) as GET /webhook/runs/:id does.
         deps.runEvents?.finished(
-          { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attemptNumber, cost: input.step.charge.amount, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms },
+          { id: runId, url: request.url, mode: request.mode, status: 'succeeded', attempts: attemptNumber, cost: input.step.charge.amount, request, result: stored, error: null, httpStatus: result.status, elapsedMs: result.elapsed_ms, escalation },
           charged.balanceAfter,
         );
       }

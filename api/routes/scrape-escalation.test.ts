@@ -92,8 +92,7 @@ describe('mode auto', () => {
     expect(await ledgerRowsOf(body.id)).toEqual([['debit', -BROWSER]]);
   });
 
-  // KNOWN BROKEN at the deadline (see the report): the browser step through the stealth tier's SOCKS5 proxy answers 502.
-  it.skip('blocked on the browser too: the next tier (stealth) gets the page, charged browser + stealth once', async () => {
+  it('blocked on the browser too: the next tier (stealth) gets the page, charged browser + stealth once', async () => {
     const { status, body } = await scrape({ url: `${fixtures.url}/escalate/only-from/127.0.0.3`, mode: 'auto', selectors: ['#client'], options: { retry_count: 0 } });
     expect(status).toBe(200);
     const price = BROWSER + PROXY_TIER_PRICES.stealth;
@@ -106,8 +105,7 @@ describe('mode auto', () => {
     expect(await ledgerRowsOf(body.id)).toEqual([['debit', -price]]);
   });
 
-  // Depends on the stealth step (skipped above).
-  it.skip('blocked on every step: failed TARGET_BLOCKED, nothing charged', async () => {
+  it('blocked on every step: failed TARGET_BLOCKED, nothing charged', async () => {
     const before = await balanceOf(stack.databaseUrl, account.userId);
     const { status, body } = await scrape({ url: `${fixtures.url}/escalate/only-from/127.0.0.9`, mode: 'auto', options: { retry_count: 0 } });
     expect(status).toBe(502);
@@ -122,11 +120,13 @@ describe('mode auto', () => {
     ]);
   });
 
-  // KNOWN BROKEN at the deadline: an answer told in-process (runEvents) lacks served_by/escalation (GET /webhook/runs/:id has them).
-  it.skip('a pinned tier does not climb; a field only the browser has starts there', async () => {
+  // The pinned scrape is served by http in the API process: its answer is told in-process (runEvents), and names what served it as the run's row does.
+  it('a pinned tier does not climb; a field only the browser has starts there', async () => {
     const pinned = await scrape({ url: `${fixtures.url}/client-address`, mode: 'auto', proxy_tier: 'stealth', selectors: ['#client'] });
     expect(pinned.status).toBe(200);
     expect(pinned.body).toMatchObject({ mode: 'http', served_by: { engine: 'http', proxy_tier: 'stealth' }, credits: { cost: HTTP + PROXY_TIER_PRICES.stealth }, data: [{ results: [{ text: '127.0.0.3' }] }] });
+    expect(pinned.body.escalation).toEqual([{ attempt: 1, engine: 'http', proxy_tier: 'stealth', outcome: 'succeeded' }]);
+    expect(await runOf(pinned.body.id)).toMatchObject({ escalation: pinned.body.escalation, result: { served_by: pinned.body.served_by } });
     const browserFirst = await scrape({ url: `${fixtures.url}/client-address`, mode: 'auto', wait_for: '#client', selectors: ['#client'] });
     expect(browserFirst.status).toBe(200);
     expect(browserFirst.body).toMatchObject({ mode: 'browser', served_by: { engine: 'browser', proxy_tier: 'basic' }, escalation: [{ attempt: 1, engine: 'browser', outcome: 'succeeded' }] });
@@ -137,6 +137,32 @@ describe('mode auto', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ mode: 'http', data: [{ selector: '#rendered', results: [] }] });
     expect(body.served_by).toBeUndefined();
+  });
+});
+
+describe('crawls in auto mode', () => {
+  it('a crawl page that needs the browser (an app shell) climbs as a scrape does: served by the browser, charged the browser price once', async () => {
+    const api = (method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, key(), body);
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const started = await api('POST', '/crawl', { url: `${fixtures.url}/escalate/app-shell`, limit: 1, max_depth: 0, sitemap: 'skip', per_host_delay_ms: 0, scrape: { mode: 'auto', selectors: ['#rendered'] } });
+    expect(started.status).toBe(202);
+    const id = started.body.id as string;
+    const ended = await waitFor(`crawl ${id} ended`, async () => {
+      const got = await api('GET', `/crawl/${id}`);
+      return ['completed', 'failed', 'cancelled', 'credit_exhausted'].includes(got.body.status as string) ? got.body : undefined;
+    }, 240_000);
+    expect(ended.status).toBe('completed');
+    const pages = (await api('GET', `/crawl/${id}/pages?limit=10`)).body.pages as Json[];
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toMatchObject({ status: 'succeeded' });
+    const run = await runOf(pages[0]!.run_id);
+    expect(run).toMatchObject({ status: 'succeeded', result: { mode: 'browser', served_by: { engine: 'browser', proxy_tier: 'basic' }, credits: { cost: BROWSER }, data: [{ selector: '#rendered', results: [{ text: 'Rendered by JS' }] }] } });
+    expect((run.escalation as Json[]).map((step) => [step.engine, step.proxy_tier, step.outcome, step.escalated])).toEqual([
+      ['http', 'basic', 'JAVASCRIPT_REQUIRED', 'app_shell'],
+      ['browser', 'basic', 'succeeded', undefined],
+    ]);
+    expect(await ledgerRowsOf(pages[0]!.run_id)).toEqual([['debit', -BROWSER]]);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - BROWSER);
   });
 });
 
@@ -156,9 +182,11 @@ describe('countries and the Firecrawl fields', () => {
     const shell = await post({ url: `${fixtures.url}/escalate/app-shell`, formats: ['markdown'] });
     expect(shell.status).toBe(200);
     expect(String((shell.body.data as Json).markdown)).toContain('Rendered by JS');
+    expect((shell.body.data as Json).metadata).toMatchObject({ proxyUsed: 'basic' });
     const stealth = await post({ url: `${fixtures.url}/client-address`, formats: ['markdown'], proxy: 'stealth' });
     expect(stealth.status).toBe(200);
     expect(String((stealth.body.data as Json).markdown)).toContain('127.0.0.3');
+    expect((stealth.body.data as Json).metadata).toMatchObject({ proxyUsed: 'stealth', creditsUsed: HTTP + PROXY_TIER_PRICES.stealth });
     const located = await post({ url: `${fixtures.url}/client-address`, formats: ['markdown'], location: { country: 'DE', languages: ['de-DE'] } });
     expect(located.status).toBe(200);
     expect(String((located.body.data as Json).markdown)).toContain('127.0.0.2');
@@ -169,6 +197,22 @@ describe('countries and the Firecrawl fields', () => {
     const badProxy = await post({ url: `${fixtures.url}/client-address`, proxy: 'mobile' });
     expect(badProxy.status).toBe(400);
     expect(JSON.stringify(badProxy.body)).toContain('is not supported: use basic, stealth, enhanced, auto');
+  });
+
+  it('Firecrawl: metadata.proxyUsed names the tier that served the page after the climb (stealth), charged once at its price', async () => {
+    const post = (body: Record<string, unknown>) => call(stack.baseUrl, 'POST', '/v2/scrape', { authorization: `Bearer ${account.apiKey}` }, body);
+    const before = await balanceOf(stack.databaseUrl, account.userId);
+    const climbed = await post({ url: `${fixtures.url}/escalate/only-from/127.0.0.3`, formats: ['markdown'], maxAge: 0 });
+    expect(climbed.status).toBe(200);
+    const metadata = (climbed.body.data as Json).metadata as Json;
+    expect(String((climbed.body.data as Json).markdown)).toContain('127.0.0.3');
+    expect(metadata).toMatchObject({ proxyUsed: 'stealth', creditsUsed: BROWSER + PROXY_TIER_PRICES.stealth });
+    expect(await ledgerRowsOf(metadata.scrapeId)).toEqual([['debit', -(BROWSER + PROXY_TIER_PRICES.stealth)]]);
+    expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before - BROWSER - PROXY_TIER_PRICES.stealth);
+    const basic = await post({ url: `${fixtures.url}/client-address`, formats: ['markdown'], maxAge: 0 });
+    expect(basic.status).toBe(200);
+    expect((basic.body.data as Json).metadata).toMatchObject({ proxyUsed: 'basic', creditsUsed: HTTP });
+    expect(String((basic.body.data as Json).markdown)).toContain('127.0.0.2');
   });
 
   it('GET /pricing lists the tiers, their prices and which are configured', async () => {

@@ -102,6 +102,10 @@ const runDetailSchema = runSummarySchema
     request: z.unknown(),
     result: z.unknown().meta({ description: 'The stored result (final_url, status, headers, html or data) when it succeeded' }),
     links: z.object({ temporalUi: z.string().meta({ description: "The run's workflow in the Temporal UI (TEMPORAL_UI_URL)" }) }),
+    escalation: z
+      .array(z.object({ attempt: z.int(), engine: z.string(), proxy_tier: z.string(), outcome: z.string(), escalated: z.string().optional(), blocked_by: z.string().optional() }))
+      .nullable()
+      .meta({ description: 'An `auto` run\'s steps in order (docs/scraping.md "Escalation"): engine, proxy tier, outcome, why it moved on; null for any other run' }),
   })
   .meta({ id: 'ScrapeRunDetail' });
 
@@ -148,6 +152,7 @@ export function scrapeRunRouteTable(deps: AppDeps): Route[] {
           request: run.request,
           result: run.result ?? null,
           links: { temporalUi: temporalUi(run.workflowId) },
+          escalation: Array.isArray(run.escalation) ? run.escalation : null,
         });
       },
     }),

@@ -29,6 +29,35 @@ interface RunDetail extends RunSummary {
   request: unknown;
   result: unknown;
   links: { temporalUi: string };
+  /** An `auto` run's steps (docs/scraping.md "Escalation"); null for any other run. */
+  escalation: EscalationStep[] | null;
+}
+
+interface EscalationStep {
+  attempt: number;
+  engine: string;
+  proxy_tier: string;
+  outcome: string;
+  escalated?: string;
+  blocked_by?: string;
+}
+
+const ESCALATION_REASONS: Record<string, string> = { blocked: 'a block page', app_shell: 'the page needs JavaScript', noscript: 'the page asks for JavaScript' };
+
+/** The path an `auto` run took: each step's engine and proxy tier, what it got, why the run moved on. */
+function EscalationPath({ steps }: { steps: EscalationStep[] }) {
+  return (
+    <ol data-testid="run-escalation">
+      {steps.map((step) => (
+        <li key={step.attempt} data-outcome={step.outcome}>
+          <strong>{step.engine}</strong> {step.proxy_tier === 'direct' ? 'without a proxy' : `through the ${step.proxy_tier} proxy tier`}:{' '}
+          {step.outcome === 'succeeded' ? 'served the page' : step.outcome}
+          {step.blocked_by ? ` (${step.blocked_by})` : ''}
+          {step.escalated ? `; moved on: ${ESCALATION_REASONS[step.escalated] ?? step.escalated}, free` : ''}
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 const runHref = (id: string) => `${BASE}/runs/${encodeURIComponent(id)}`;
@@ -166,6 +195,12 @@ export function RunPage({ id }: { id: string }) {
                   try may pass; <code>block_detection: false</code> takes the page as it is.
                 </p>
               ) : null}
+            </>
+          ) : null}
+          {data.escalation?.length ? (
+            <>
+              <h2>Escalation</h2>
+              <EscalationPath steps={data.escalation} />
             </>
           ) : null}
           <h2>Result</h2>

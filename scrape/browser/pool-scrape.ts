@@ -69,6 +69,8 @@ export function createPoolScrapes(options: BrowserPoolOptions, deps: { slots: Sl
       pending.catch(() => undefined);
       prepared = await Promise.race([pending, aborted]);
       signal.throwIfAborted();
+      // A proxy asked of a pool started without upstream chaining would silently go direct: refuse.
+      if (call.proxy && !prepared.egressToken) throw new AppError('INTERNAL', `the browser pool was started without upstream proxies: cannot go through proxy ${call.proxy.id}`);
       if (prepared.egressToken) chromium.proxy?.assign(prepared.egressToken, call.proxy ?? null, call.isBlacklisted);
       const context = prepared.context;
       await Promise.race([applyStartingState(context, starting), aborted]);
