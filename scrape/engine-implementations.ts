@@ -33,7 +33,8 @@ export const ENGINE_IMPLEMENTATIONS = {
       spareContexts: config.BROWSER_SPARE_CONTEXTS,
       recyclePages: config.BROWSER_RECYCLE_PAGES,
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
-      upstreamProxies: config.PROXY_URLS.length > 0,
+      // PROXY_TIERS alone (a country's pool, no PROXY_URLS) also sends browser scrapes through proxies.
+      upstreamProxies: config.PROXY_URLS.length > 0 || Object.keys(config.PROXY_TIERS).length > 0,
       formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }),
       onEvent: (event) => logger.info({ event }, 'browser pool'),
     }),
