@@ -16,6 +16,7 @@ import { type TestProxy, startHttpProxy } from '../../test/fixtures/proxies';
 import { type TestAccount, createAccount, setBalance } from '../../test/helpers/accounts';
 import { type Json, call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
 import { defaultChromiumPath } from '../../platform/config';
 
 jest.setTimeout(300_000);
@@ -51,17 +52,32 @@ beforeEach(async () => {
 
 type Verdict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Scrapes a detector page in browser mode and returns the verdict it wrote. */
+/**
+ * Scrapes a detector page in browser mode and returns the verdict it wrote. Asynchronously, then
+ * waiting for the run: on this loaded machine a first proxied browser scrape can outlast the
+ * synchronous answer's 50 s.
+ */
 async function verdictOf(page: string, extra: Json = {}): Promise<Verdict> {
-  const { status, body } = await call(stack.baseUrl, 'POST', '/webhook/unblocker', { 'x-api-key': account.apiKey }, {
+  const headers = { 'x-api-key': account.apiKey };
+  const queued = await call(stack.baseUrl, 'POST', '/webhook/unblocker', headers, {
     url: `${fixtures.url}/${page}`,
     mode: 'browser',
+    async: true,
     wait_for: 'body[data-done]',
     selectors: [{ name: 'verdict', selector: '#verdict' }],
     ...extra,
   });
-  expect({ status, error: body.error, message: body.message }).toEqual({ status: 200, error: undefined, message: undefined });
-  const text = (body.data as Array<{ results: Array<{ text: string }> }>)[0]!.results[0]!.text;
+  expect(queued.status).toBe(202);
+  const run = await waitFor(
+    `the run of ${page}`,
+    async () => {
+      const { body } = await call(stack.baseUrl, 'GET', `/webhook/runs/${String(queued.body.id)}`, headers);
+      return body.status === 'succeeded' || body.status === 'failed' ? body : undefined;
+    },
+    240_000,
+  );
+  expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: undefined });
+  const text = ((run.result as Json).data as Array<{ results: Array<{ text: string }> }>)[0]!.results[0]!.text;
   return JSON.parse(text) as Verdict;
 }
 
