@@ -112,6 +112,7 @@ async function main(): Promise<void> {
   const shellPool = createBrowserPool({ executablePath: SHELL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, routeWebSocketsInPage: true });
   const fullPool = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP });
   const fullPoolNoSpares = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0 });
+  const fullPoolPlaywright = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, driver: 'playwright' });
   const viaPool = (pool: BrowserPool) => async () => checkPage((await pool.scrape({ url: pageUrl }, { timeoutMs: 120_000 })).html!);
   const allPaths: Array<{ name: string; call: () => Promise<void>; pool?: BrowserPool; spares?: number }> = [
     { name: 'shell raw', call: rawPath(shellBrowser) },
@@ -119,13 +120,15 @@ async function main(): Promise<void> {
     { name: 'full raw', call: rawPath(fullBrowser) },
     { name: 'full pool', call: viaPool(fullPool), pool: fullPool },
     { name: 'full pool, no spares', call: viaPool(fullPoolNoSpares), pool: fullPoolNoSpares, spares: 0 },
+    { name: 'full pool, playwright-core', call: viaPool(fullPoolPlaywright), pool: fullPoolPlaywright },
   ];
   const chosen = process.env.BENCH_PATHS;
   const paths = chosen ? allPaths.filter((p) => chosen.split('|').includes(p.name)) : allPaths;
   log(`Paths: ${paths.map((p) => p.name).join(' | ')}`);
 
   const rows: Row[] = [];
-  for (const concurrency of [1, 8]) {
+  const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,8').split(',').map(Number);
+  for (const concurrency of concurrencies) {
     for (const round of [1, 2]) {
       for (const p of round === 1 ? paths : [...paths].reverse()) {
         const total = Math.max(4, Math.round((concurrency === 1 ? 12 : 24) * scale));
@@ -140,7 +143,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close()]);
+  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close()]);
   await fx.close();
 
   const fmt = (n: number) => n.toFixed(1);
@@ -154,7 +157,7 @@ async function main(): Promise<void> {
   log('');
   log('| concurrency | path | pages/s (both rounds) | CPU ms/page | pages/s vs shell pool (before) | pages/s vs raw Playwright, same Chromium |');
   log('|---|---|---|---|---|---|');
-  for (const concurrency of [1, 8]) {
+  for (const concurrency of concurrencies) {
     const summary = (name: string) => {
       const rs = rows.filter((r) => r.path === name && r.concurrency === concurrency);
       const pages = rs.reduce((s, r) => s + r.latencies.length, 0);

@@ -65,6 +65,8 @@ async function verdictOf(page: string, extra: Json = {}): Promise<Verdict> {
     async: true,
     wait_for: 'body[data-done]',
     selectors: [{ name: 'verdict', selector: '#verdict' }],
+    // fpscanner's collection alone took 20–40 s of a page under load 40–50 on 2 shared cores.
+    options: { timeout_ms: 50_000 },
     ...extra,
   });
   expect(queued.status).toBe(202);
@@ -108,7 +110,10 @@ describe('browser mode against third-party detectors', () => {
     expect(verdict.headless.innerEqualsOuter).toBe(false);
     expect(verdict.headless.outerHeight).toBeGreaterThan(verdict.headless.innerHeight);
     // The only checks allowed to fire: what this machine is (software WebGL, its fonts).
-    const hidden = (verdict.summary.detections as Array<{ checkId: string }>).map((d) => d.checkId).filter((id) => !['webgl-software', 'adv-runtime'].includes(id));
+    // `worker-available` fires when its worker does not answer within 1 s (reason "Worker timeout",
+    // not scored): the load of this shared machine, not a headless sign.
+    const allowed = ['webgl-software', 'adv-runtime', ...(verdict.worker.reason === 'Worker timeout' ? ['worker-available'] : [])];
+    const hidden = (verdict.summary.detections as Array<{ checkId: string }>).map((d) => d.checkId).filter((id) => !allowed.includes(id));
     expect(hidden).toEqual([]);
     // Its score without those: 0.10 (software renderer) + 0.08 (fonts) at most.
     expect(verdict.score).toBeLessThanOrEqual(0.18 + 1e-9);

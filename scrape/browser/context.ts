@@ -260,7 +260,8 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     await Promise.all([
       // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
       identity ? applyIdentity(cdp, identity) : undefined,
-      settings.mobile ? undefined : giveWindowBrowserBars(cdp),
+      // Cosmetic: a Chromium that cannot resize its window still scrapes.
+      settings.mobile ? undefined : giveWindowBrowserBars(cdp).catch(() => undefined),
     ]);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {
