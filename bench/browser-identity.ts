@@ -4,12 +4,15 @@
  *   shell raw    raw Playwright on Debian's chromium-headless-shell (new context + page + goto('load') + content + close)
  *   shell pool   our pool on the headless shell, with Playwright's page-visible WebSocket route (as before)
  *   full raw     raw Playwright on Debian's full chromium, new headless, the same flags as the pool
- *   full pool    our pool on the full chromium: the default now (identity per context, no WebSocket route)
+ *   full pool    our pool on the full chromium: the default now (identity per context, no WebSocket route,
+ *                driven by patchright-core)
+ *   full pool, no spares   the same with `spareContexts: 0` (a context made per scrape, as raw Playwright does)
  * at most 2 pages at once (the pool's maxConcurrency), callers at concurrency 1 and 8. Pages/s and
  * CPU per page: this process and its Chromiums (the whole process tree, exited renderers included),
  * after the pool has refilled its spares. Paths alternate order between the two rounds; the load
  * average is printed along (the machine is shared).
- *   node --import tsx bench/browser-identity.ts     (BENCH_SCALE=N scales the page counts)
+ *   node --import tsx bench/browser-identity.ts     (BENCH_SCALE=N scales the page counts;
+ *   BENCH_PATHS="full raw|full pool" runs only the paths named, apart by "|")
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,11 +56,11 @@ function fifoCap(size: number) {
   };
 }
 
-async function poolSettled(pool: BrowserPool): Promise<void> {
+async function poolSettled(pool: BrowserPool, spares = PAGE_CAP): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const s = pool.stats();
-    if (s.spareContexts === PAGE_CAP && s.openContexts === PAGE_CAP && s.retiringBrowsers === 0) return;
+    if (s.spareContexts === spares && s.openContexts === spares && s.retiringBrowsers === 0) return;
     if (Date.now() > deadline) throw new Error(`pool did not settle: ${JSON.stringify(s)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -108,31 +111,39 @@ async function main(): Promise<void> {
   const fullBrowser = await chromium.launch({ executablePath: FULL, args: CHROMIUM_ARGS });
   const shellPool = createBrowserPool({ executablePath: SHELL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, routeWebSocketsInPage: true });
   const fullPool = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP });
+  const fullPoolNoSpares = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0 });
+  const fullPoolPlaywright = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, driver: 'playwright' });
   const viaPool = (pool: BrowserPool) => async () => checkPage((await pool.scrape({ url: pageUrl }, { timeoutMs: 120_000 })).html!);
-  const paths: Array<{ name: string; call: () => Promise<void>; pool?: BrowserPool }> = [
+  const allPaths: Array<{ name: string; call: () => Promise<void>; pool?: BrowserPool; spares?: number }> = [
     { name: 'shell raw', call: rawPath(shellBrowser) },
     { name: 'shell pool', call: viaPool(shellPool), pool: shellPool },
     { name: 'full raw', call: rawPath(fullBrowser) },
     { name: 'full pool', call: viaPool(fullPool), pool: fullPool },
+    { name: 'full pool, no spares', call: viaPool(fullPoolNoSpares), pool: fullPoolNoSpares, spares: 0 },
+    { name: 'full pool, playwright-core', call: viaPool(fullPoolPlaywright), pool: fullPoolPlaywright },
   ];
+  const chosen = process.env.BENCH_PATHS;
+  const paths = chosen ? allPaths.filter((p) => chosen.split('|').includes(p.name)) : allPaths;
+  log(`Paths: ${paths.map((p) => p.name).join(' | ')}`);
 
   const rows: Row[] = [];
-  for (const concurrency of [1, 8]) {
+  const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,8').split(',').map(Number);
+  for (const concurrency of concurrencies) {
     for (const round of [1, 2]) {
       for (const p of round === 1 ? paths : [...paths].reverse()) {
         const total = Math.max(4, Math.round((concurrency === 1 ? 12 : 24) * scale));
         await drive(4, concurrency, p.call); // warm-up
-        if (p.pool) await poolSettled(p.pool);
+        if (p.pool) await poolSettled(p.pool, p.spares);
         const cpu0 = await treeTicks();
         const { latencies, seconds } = await drive(total, concurrency, p.call);
-        if (p.pool) await poolSettled(p.pool);
+        if (p.pool) await poolSettled(p.pool, p.spares);
         const cpu1 = await treeTicks();
         rows.push({ round, path: p.name, concurrency, latencies, seconds, cpuMs: ((cpu1 - cpu0) * TICK_MS) / total, load: loadavg() });
         console.log(`  done: round ${round}, ${p.name}, c=${concurrency} (load ${loadavg()})`);
       }
     }
   }
-  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close()]);
+  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close()]);
   await fx.close();
 
   const fmt = (n: number) => n.toFixed(1);
@@ -146,14 +157,14 @@ async function main(): Promise<void> {
   log('');
   log('| concurrency | path | pages/s (both rounds) | CPU ms/page | pages/s vs shell pool (before) | pages/s vs raw Playwright, same Chromium |');
   log('|---|---|---|---|---|---|');
-  for (const concurrency of [1, 8]) {
+  for (const concurrency of concurrencies) {
     const summary = (name: string) => {
       const rs = rows.filter((r) => r.path === name && r.concurrency === concurrency);
       const pages = rs.reduce((s, r) => s + r.latencies.length, 0);
       return { rate: pages / rs.reduce((s, r) => s + r.seconds, 0), cpu: rs.reduce((s, r) => s + r.cpuMs * r.latencies.length, 0) / pages };
     };
     const before = summary('shell pool');
-    for (const name of ['shell raw', 'shell pool', 'full raw', 'full pool']) {
+    for (const name of paths.map((p) => p.name)) {
       const s = summary(name);
       const raw = summary(name.startsWith('shell') ? 'shell raw' : 'full raw');
       log(`| ${concurrency} | ${name} | ${s.rate.toFixed(2)} | ${fmt(s.cpu)} | ${(s.rate / before.rate).toFixed(2)}x | ${(s.rate / raw.rate).toFixed(2)}x |`);

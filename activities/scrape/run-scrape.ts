@@ -200,7 +200,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
       });
     }
     if (proxy) {
-      deps.proxies!.succeeded(proxy);
+      rotationOf(deps, request, tier)?.succeeded(proxy);
       const outcome = isRetryableTargetStatus(result.status) ? 'TARGET_ERROR' : 'succeeded';
       await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt: attemptNumber, proxy: proxy!.id, outcome }), signal);
     }
@@ -249,7 +249,7 @@ export async function scrapeOnce(deps: ScrapeActivityDeps, engine: Engine, input
     if (proxy && !(error instanceof ApplicationFailure && error.type === 'TARGET_ERROR') && !outcome.startsWith('LLM_')) {
       // A proxy that could not be used is skipped for the cool-down; a target's own error is not the proxy's.
       // A block page is the target refusing this proxy's address: the next attempt takes another.
-      if (outcome === 'PROXY_FAILED' || outcome === 'TARGET_BLOCKED') deps.proxies!.failed(proxy);
+      if (outcome === 'PROXY_FAILED' || outcome === 'TARGET_BLOCKED') rotationOf(deps, request, tier)?.failed(proxy);
       await untilDatabaseAnswers(() => deps.runs.recordProxyAttempt(runId, { attempt: attemptNumber, proxy: proxy!.id, outcome, message: failure.message }), signal).catch(() => undefined);
     }
     deps.logger.info({ runId, attempt, mode: request.mode, code: outcome, ...(proxy ? { proxy: proxy.id } : {}) }, 'scrape attempt failed');
@@ -290,6 +290,11 @@ async function modelStep(deps: ScrapeActivityDeps, input: ScrapeActivityInput, r
   } finally {
     delete result.llm_input;
   }
+}
+
+/** The rotation an attempt's proxy came from: its tier's pool for the request's country (PROXY_TIERS alone has no PROXY_URLS rotation), else PROXY_URLS's. */
+function rotationOf(deps: ScrapeActivityDeps, request: ScrapeRequestPayload, tier: ProxyTier | undefined) {
+  return (tier ? deps.proxyTiers?.rotation(tier, request.country) : undefined) ?? deps.proxies;
 }
 
 /**

@@ -2,9 +2,11 @@
  * One launched Chromium process and the pool's bookkeeping about it. The pool keeps one current
  * Chromium; after a recycle the previous one lives on as "retiring" until its last scrape ends.
  */
+import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromium as patchrightChromium } from 'patchright-core';
 import { trustExtraCas } from './extra-ca';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserType } from 'playwright-core';
 import { fallbackEngineIdentity, readEngineIdentity } from './identity';
 import type { EngineIdentity } from './identity';
 import { chromiumIsolation, chromiumLaunch } from './launch-environment';
@@ -52,8 +54,29 @@ export interface Chromium {
   rssReading: boolean;
 }
 
+/**
+ * Which build of Playwright's API drives Chromium (docs/scraping.md, "How we look to a site"):
+ * `patchright` (patchright-core, the same API) never sends CDP's `Runtime.enable` to a page, which
+ * a page's script can detect (a logged Error's `stack` is read by the listening inspector:
+ * fpscanner's `hasCDP`); `playwright` (playwright-core) does. Default: patchright for the full
+ * Chromium (where looking like a person's Chrome is the point), playwright for the headless shell
+ * (which plainly says it is headless anyway: the throughput choice).
+ */
+export type BrowserDriver = 'playwright' | 'patchright';
+
+export function defaultDriver(executablePath: string): BrowserDriver {
+  return /headless[-_]shell/.test(path.basename(executablePath)) ? 'playwright' : 'patchright';
+}
+
+function browserType(driver: BrowserDriver): BrowserType {
+  // patchright-core is playwright-core's API at 1.63 (its types are its own copy of the same declarations).
+  return driver === 'patchright' ? (patchrightChromium as unknown as BrowserType) : chromium;
+}
+
 export interface LaunchSettings {
   executablePath: string;
+  /** Default: `defaultDriver(executablePath)`. */
+  driver?: BrowserDriver;
   args: string[];
   timeoutMs: number;
   /** Page count at which to recycle (Infinity = never) and between memory readings. */
@@ -69,7 +92,7 @@ export async function launchChromium(settings: LaunchSettings): Promise<Chromium
   const launch = chromiumLaunch(settings.executablePath, settings.args, { withoutSandbox: settings.withoutSandbox === true });
   // NODE_EXTRA_CA_CERTS as an NSS database in that environment's HOME (extra-ca.ts).
   trustExtraCas(launch.env.HOME!, chromiumIsolation(settings.executablePath).user);
-  const browser = await chromium.launch({
+  const browser = await browserType(settings.driver ?? defaultDriver(settings.executablePath)).launch({
     executablePath: launch.executablePath,
     args: launch.args,
     env: launch.env,

@@ -18,7 +18,7 @@ import { refusedHeaderReason } from '../headers';
 import { labelDocumentCharsets } from './document-charset';
 import type { DocumentCharsets } from './document-charset';
 import type { EngineRequest } from '../request';
-import { applyIdentity } from './identity';
+import { BROWSER_BARS_HEIGHT, applyIdentity } from './identity';
 import type { ContextIdentity } from './identity';
 
 
@@ -178,6 +178,18 @@ export interface ContextSettings {
   routeWebSockets?: boolean;
 }
 
+const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
+
+/**
+ * A headless window is exactly its viewport (`outerHeight` = `innerHeight`), which detectors
+ * flag; a person's Chrome window is taller by its tab strip and toolbar. Resizing the window
+ * (not the page: the viewport stays emulated at 1366×900) makes `outerHeight` what it would be.
+ */
+async function giveWindowBrowserBars(cdp: CDPSession): Promise<void> {
+  const { windowId } = await cdp.send('Browser.getWindowForTarget');
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: DESKTOP_VIEWPORT.width, height: DESKTOP_VIEWPORT.height + BROWSER_BARS_HEIGHT } });
+}
+
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
 export async function prepareContext(browser: Browser, settings: ContextSettings): Promise<PreparedContext> {
   const identity = settings.userAgent || settings.mobile?.customUserAgent ? undefined : settings.identity;
@@ -186,7 +198,9 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     acceptDownloads: false,
     javaScriptEnabled: true,
     ignoreHTTPSErrors: settings.ignoreHTTPSErrors === true,
-    viewport: { width: 1366, height: 900 },
+    viewport: DESKTOP_VIEWPORT,
+    // Where the identity says it is (its time zone and locale), also under a user agent of the request's own.
+    ...(settings.identity ? { timezoneId: settings.identity.timezone, locale: settings.identity.locale } : {}),
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
     ...(identity && !settings.mobile ? { userAgent: identity.userAgent, screen: identity.screen } : {}),
     ...(settings.mobile
@@ -243,8 +257,12 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     });
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
-    if (identity) await applyIdentity(cdp, identity);
+    await Promise.all([
+      // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
+      identity ? applyIdentity(cdp, identity) : undefined,
+      // Cosmetic: a Chromium that cannot resize its window still scrapes.
+      settings.mobile ? undefined : giveWindowBrowserBars(cdp).catch(() => undefined),
+    ]);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {
       context,

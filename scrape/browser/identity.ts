@@ -11,11 +11,14 @@
  *   agent claiming another OS or version than the fonts, WebGL and JavaScript features show is
  *   easier to catch than an honest Linux Chromium.
  * - The context's part (`contextIdentity`) varies by a seed: the screen (one of a few common
- *   desktop sizes; the viewport stays 1366×900, what screenshots are documented to be). A stored
- *   session's seed is derived from its owner and name, so it keeps its identity across scrapes.
+ *   desktop sizes; the viewport stays 1366×900, what screenshots are documented to be) and the
+ *   time zone; and by the place (locales.ts): the proxy's country gives the time zone and
+ *   languages, a request's own `Accept-Language` the languages. A stored session's seed is
+ *   derived from its owner and name, so it keeps its identity across scrapes.
  */
 import { createHash } from 'node:crypto';
 import type { Browser, CDPSession } from 'playwright-core';
+import { countryLocale, languagesOf } from './locales';
 
 /** CDP's Emulation.UserAgentMetadata. */
 export interface UserAgentMetadata {
@@ -43,6 +46,10 @@ export interface ContextIdentity {
   userAgent: string;
   /** Sent as `Accept-Language`; `navigator.languages` follows it. */
   acceptLanguage: string;
+  /** The first of those languages: `Intl`'s default locale and `navigator.language`. */
+  locale: string;
+  /** IANA time zone: `Intl`, `Date` (locales.ts: the proxy's country, else a US zone, never the machine's UTC). */
+  timezone: string;
   navigatorPlatform: string;
   metadata: UserAgentMetadata;
   screen: { width: number; height: number };
@@ -57,7 +64,17 @@ export const DESKTOP_SCREENS: ReadonlyArray<{ width: number; height: number }> =
   { width: 1680, height: 1050 },
 ];
 
-const ACCEPT_LANGUAGE = 'en-US,en';
+/** Where the identity says it is: the proxy's country, and the request's own `Accept-Language` (Firecrawl's `location.languages`). */
+export interface IdentityPlace {
+  country?: string;
+  acceptLanguage?: string;
+}
+
+/**
+ * Height of a desktop Chrome's own bars (tab strip and toolbar) on Linux: `outerHeight` minus
+ * `innerHeight`. A headless window is the viewport alone (outer = inner), which detectors flag.
+ */
+export const BROWSER_BARS_HEIGHT = 87;
 
 const HEADLESS_BRAND = /headless/i;
 
@@ -136,16 +153,21 @@ function pick(seed: string, modulo: number): number {
  * identity across scrapes, else any fresh value. `mobile`: the phone `mobile: true` emulates
  * (context.ts's MOBILE_DEVICE), with the engine's real version in an Android user agent.
  */
-export function contextIdentity(engine: EngineIdentity, seed: string, mobile = false): ContextIdentity {
+export function contextIdentity(engine: EngineIdentity, seed: string, mobile = false, place: IdentityPlace = {}): ContextIdentity {
   const screen = DESKTOP_SCREENS[pick(seed, DESKTOP_SCREENS.length)]!;
+  const local = countryLocale(place.country);
+  const asked = place.acceptLanguage ? languagesOf(place.acceptLanguage) : [];
+  const languages = asked.length ? asked : local.languages;
+  const timezone = local.timezones[pick(`${seed}:timezone`, local.timezones.length)]!;
+  const where = { acceptLanguage: languages.join(','), locale: languages[0]!, timezone };
   if (!mobile) {
-    return { userAgent: engine.userAgent, acceptLanguage: ACCEPT_LANGUAGE, navigatorPlatform: engine.navigatorPlatform, metadata: engine.metadata, screen, mobile: false };
+    return { userAgent: engine.userAgent, ...where, navigatorPlatform: engine.navigatorPlatform, metadata: engine.metadata, screen, mobile: false };
   }
   const major = engine.metadata.brands.find((b) => /chrom/i.test(b.brand))?.version ?? '0';
   return {
     // Chrome's reduced Android user agent (the model and OS version are frozen to "K" and 10).
     userAgent: `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`,
-    acceptLanguage: ACCEPT_LANGUAGE,
+    ...where,
     navigatorPlatform: 'Linux armv81',
     metadata: { ...engine.metadata, platform: 'Android', platformVersion: '14.0.0', architecture: '', bitness: '', model: 'Pixel 7', mobile: true, wow64: false },
     screen,

@@ -215,6 +215,7 @@ function launchSettings(options: BrowserPoolOptions, proxy: EgressProxy | null, 
   }
   return {
     executablePath: options.executablePath,
+    ...(options.driver ? { driver: options.driver } : {}),
     args,
     timeoutMs: options.launchTimeoutMs ?? 30_000,
     recyclePages: options.recyclePages === 0 ? Infinity : (options.recyclePages ?? 1000),

@@ -24,9 +24,10 @@ export interface PoolContexts {
    * The spare is replaced when this scrape is done, not now: preparing one (a renderer process
    * starting, ~100 ms of Chromium's CPU) while this scrape's page loads would slow that page.
    * `identitySeed`: a stored session's (identity.ts), whose context presents that session's
-   * identity (never a spare's, which has a random one).
+   * identity (never a spare's, which has a random one); `country`: the proxy's, whose time zone
+   * and languages the identity takes (never a spare's, which has the default place).
    */
-  take(owner: Chromium, headers: RequestHeaders, identitySeed?: string): Promise<PreparedContext>;
+  take(owner: Chromium, headers: RequestHeaders, identitySeed?: string, country?: string): Promise<PreparedContext>;
   /** Closes a context; if Chromium does not answer within 10 s, it is wedged: close it (relaunched on demand). */
   close(context: BrowserContext): Promise<void>;
   /** Forgets and closes the spares of `c` (it retires or died). */
@@ -58,8 +59,11 @@ export function createPoolContexts(
     onError: (err) => deps.emit({ type: 'prewarm_failed', error: firstLine(err) }),
   });
 
-  async function take(owner: Chromium, headers: RequestHeaders, identitySeed?: string): Promise<PreparedContext> {
-    const spare = headers.customUserAgent === undefined && !headers.mobile && !headers.skipTlsVerification && identitySeed === undefined ? spares.take(owner) : null;
+  async function take(owner: Chromium, headers: RequestHeaders, identitySeed?: string, country?: string): Promise<PreparedContext> {
+    // The request's own Accept-Language (Firecrawl's `location.languages`): navigator.languages says the same.
+    const acceptLanguage = headers.extra['accept-language'];
+    const ordinary = headers.customUserAgent === undefined && !headers.mobile && !headers.skipTlsVerification && identitySeed === undefined && !country && !acceptLanguage;
+    const spare = ordinary ? spares.take(owner) : null;
     const prepared = spare ? await spare.catch(() => null) : null;
     if (!prepared) {
       spareMisses++;
@@ -69,7 +73,7 @@ export function createPoolContexts(
         egress: deps.chromium().egressFor(),
         labelCharsets: options.labelCharsets,
         routeWebSockets: options.routeWebSocketsInPage === true,
-        identity: contextIdentity(owner.identity, identitySeed ?? randomUUID(), headers.mobile === true),
+        identity: contextIdentity(owner.identity, identitySeed ?? randomUUID(), headers.mobile === true, { country, acceptLanguage }),
         ...(headers.mobile ? { mobile: headers.customUserAgent === undefined ? {} : { customUserAgent: headers.customUserAgent } } : {}),
         ...(headers.skipTlsVerification ? { ignoreHTTPSErrors: true } : {}),
       });

@@ -65,7 +65,7 @@ export function createPoolScrapes(options: BrowserPoolOptions, deps: { slots: Sl
       signal.addEventListener('abort', onAbort, { once: true });
       owner = await chromium.claim(aborted);
       signal.throwIfAborted();
-      pending = contexts.take(owner, headers, call.storage?.identitySeed);
+      pending = contexts.take(owner, headers, call.storage?.identitySeed, req.country);
       pending.catch(() => undefined);
       prepared = await Promise.race([pending, aborted]);
       signal.throwIfAborted();

@@ -26,6 +26,8 @@ export interface BrowserPoolOptions {
   settleMs?: number;
   /** Extra Chromium flags. */
   extraArgs?: string[];
+  /** Which build of Playwright's API drives Chromium (chromium.ts `BrowserDriver`); default by the executable. */
+  driver?: 'playwright' | 'patchright';
   /**
    * Pre-warmed contexts (each with its page and guard handlers) kept ready for the next scrapes;
    * default `maxConcurrency`; 0 turns pre-warming off (a context is made per scrape, on demand).
