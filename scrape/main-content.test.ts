@@ -153,3 +153,39 @@ describe('extractMainContent', () => {
     expect(choose(null, region, true)).toBe(region);
   });
 });
+
+describe('extractMainContent: what sits inside the article stays', () => {
+  // The Firecrawl SDK's fixture: a short margin note (class "river-note") inside <article>.
+  const story = Array.from({ length: 4 }, (_, i) => `<p>Part ${i + 1}: the river rose over the old stone bridge overnight and the town kept watch on the banks until the water fell back at dawn.</p>`).join('');
+  const page = (note: string): string => `<html><head><title>The river rose | Valley News</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news">News</a></nav>
+    <article><h1>The river rose</h1>${story}${note}</article>
+    <footer>Valley News, all rights reserved</footer></body></html>`;
+
+  it.each([
+    ['an <aside>', '<aside class="river-note"><p>Levels read from the county gauge.</p></aside>'],
+    ['a <p>', '<p class="river-note">Levels read from the county gauge.</p>'],
+  ])('keeps a short note as %s and the <h1>', (_kind, note) => {
+    const html = extractMainContent(page(note), 'https://valley.example/river');
+    expect(html).toContain('Levels read from the county gauge.');
+    expect(html).toMatch(/<h1>The river rose<\/h1>/);
+    for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
+    expect(html).not.toContain('all rights reserved');
+  });
+
+  it('still drops an <aside> of links or one named as boilerplate inside the article', () => {
+    const links = '<aside><a href="/a">Flood map</a> <a href="/b">Road closures</a> <a href="/c">Weather</a></aside>';
+    const promo = '<aside class="newsletter-box">Get the Valley briefing every morning.</aside>';
+    const html = extractMainContent(page(links + promo), 'https://valley.example/river');
+    expect(html).toContain('Part 4:');
+    expect(html).not.toContain('Road closures');
+    expect(html).not.toContain('Valley briefing');
+  });
+
+  it('finds the article of a page whose text the parser leaves outside <body> (no <body> tag, a stray </noscript>)', () => {
+    const noBody = `<html><head><title>Storm</title></head><noscript></noscript></noscript><div id="page"><h1>Storm closes the pass</h1>${story}</div></html>`;
+    const html = extractMainContent(noBody, 'https://valley.example/storm');
+    expect(html).not.toBeNull();
+    for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
+  });
+});

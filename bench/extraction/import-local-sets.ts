@@ -4,15 +4,18 @@
 //   node --import tsx bench/extraction/import-local-sets.ts \
 //     --modern <git dir of Murrough-Foley/web-content-extraction-benchmark (or its copy tiptopjaw/…)> \
 //     --daniel <git dir of rundimeco/waddle> \
-//     --portal <git dir of ppke-nlpg/CleanPortalEval>
+//     --portal <git dir of ppke-nlpg/CleanPortalEval> \
+//     --l3s <git dir of geodrome/page-signal (holds the L3S-GN1 dataset)>
 // Each set becomes one file `data-local/<source>.jsonl.br`: a JSON line per page with the page's raw
 // bytes (base64, as the site served them: the bench decodes them as the product does), its URL,
-// kind, language and expected text. Any subset of the three options may be given.
+// kind, language and expected text. Any subset of the four options may be given.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gunzipSync } from 'node:zlib';
+import { parseHTML } from 'linkedom';
+import { decodeHtml } from '../../scrape/charset';
 import { htmlToText } from './score';
 
 /** A page as stored in data-local (pages.ts reads it back). */
@@ -20,6 +23,8 @@ export interface LocalPage { name: string; url: string; kind: string; lang: stri
 
 /** DAnIEL: pages per language (of 350–480), picked by a hash of their name, to bound the run time. */
 const DANIEL_PER_LANGUAGE = 120;
+/** L3S-GN1: pages (of 621), picked by a hash of their name, likewise. */
+const L3S_PAGES = 160;
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -109,4 +114,27 @@ if (portal) {
     pages.push({ name: m[1]!, url, kind: 'portal', lang: 'en', html: git(portal, 'show', `HEAD:${file}`).toString('base64'), expected });
   }
   save('portal', pages, `https://github.com/ppke-nlpg/CleanPortalEval commit ${commitOf(portal)}: input/*.html, GoldStandard/*.txt; no licence stated (evaluation use, not redistributed)`);
+}
+
+// --- L3S-GN1 (Kohlschütter et al., WSDM 2010): 621 English news pages of 408 sites (Google News, 2008) --------
+// Read from geodrome/page-signal, which keeps the dataset's `original/` and `annotated/` pages. The
+// annotated copy wraps each text block in <span class="x-nc-selN">: 1 headline, 2 full text,
+// 3 supplemental (captions…), 4 related, 5 comments, 0 not content. Expected text: 1, 2 and 3, as
+// the Webis benchmark (chatnoir-eu/web-content-extraction-benchmark) reads it.
+const l3s = option('--l3s');
+if (l3s) {
+  const root = 'L3S-GN1-20100130203947-00001';
+  const rank = (name: string): string => createHash('sha256').update(`extraction-bench/l3s-pick/${name}`).digest('hex');
+  const names = list(l3s, `${root}/original`).map((f) => path.basename(f)).sort((a, b) => rank(a).localeCompare(rank(b))).slice(0, L3S_PAGES);
+  const urls = new Map(git(l3s, 'show', `HEAD:${root}/url-mapping.txt`).toString().split('\n').map((l) => /^<urn:uuid:([^>]+)>\s+(\S+)/.exec(l)).filter((m) => m !== null).map((m) => [m[1]!, m[2]!]));
+  const pages: LocalPage[] = [];
+  for (const name of names) {
+    const raw = git(l3s, 'show', `HEAD:${root}/original/${name}`);
+    const annotated = parseHTML(decodeHtml(git(l3s, 'show', `HEAD:${root}/annotated/${name}`), 'text/html')).document;
+    const kept = [...annotated.querySelectorAll('.x-nc-sel1, .x-nc-sel2, .x-nc-sel3')].filter((el) => !el.parentElement?.closest('.x-nc-sel1, .x-nc-sel2, .x-nc-sel3'));
+    const expected = kept.map((el) => el.textContent ?? '').join('\n');
+    const id = name.replace(/\.html$/, '');
+    pages.push({ name: id, url: urls.get(id) ?? 'http://example.invalid/', kind: 'news', lang: 'en', html: raw.toString('base64'), expected });
+  }
+  save('l3s', pages, `https://github.com/geodrome/page-signal commit ${commitOf(l3s)}: ${root}/{original,annotated} (the L3S-GN1 dataset, ${L3S_PAGES} of 621 pages by hash; expected: x-nc-sel1..3); research use only (the dataset's Readme-L3S-GN1.txt), not redistributed`);
 }

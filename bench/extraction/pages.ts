@@ -9,7 +9,7 @@ import { htmlToText } from './score';
 
 export type SplitName = 'dev' | 'heldout';
 export interface Page {
-  /** readability, zyte, or a set of data-local (modern-<kind>, daniel-<language>, portal). */
+  /** readability, zyte, or a set of data-local (modern-<kind>, daniel-<language>, portal, l3s). */
   set: string;
   name: string;
   split: SplitName;
@@ -93,6 +93,9 @@ function loadLocalPages(): Page[] {
   }
   for (const p of readLocal('portal')) {
     pages.push({ set: 'portal', name: p.name, split: splitOf('portal', p.name), url: p.url, html: decoded(p), expected: p.expected, headingExpected: true });
+  }
+  for (const p of readLocal('l3s')) {
+    pages.push({ set: 'l3s', name: p.name, split: splitOf('l3s', p.name), url: p.url, html: decoded(p), expected: p.expected, headingExpected: true });
   }
   return pages.sort((a, b) => a.set.localeCompare(b.set) || a.name.localeCompare(b.name));
 }

@@ -2,7 +2,7 @@
  * Boilerplate known by its element or its class/id names: removed before the main content is
  * looked for (preClean), and furniture inside the found content removed after (postClean).
  */
-import { textLength } from './text';
+import { linkDensity, textLength } from './text';
 
 /** Elements that are never article body. */
 const DROP_TAGS = ['nav', 'aside', 'footer', 'dialog', 'button', 'select', 'textarea', 'input', 'label'];
@@ -63,6 +63,7 @@ export function preClean(document: Doc): void {
   const bodyText = Math.max(1, textLength(body));
   const protect = (el: Element): boolean =>
     el === body || el.querySelector('article, main, h1, [itemprop="articleBody"]') !== null || textLength(el) > bodyText * 0.3;
+  keepArticleNotes(document);
   for (const el of Array.from(document.querySelectorAll(DROP_TAGS.join(',')))) {
     if (el.isConnected && !protect(el)) el.remove();
   }
@@ -70,6 +71,22 @@ export function preClean(document: Doc): void {
     if (!el.isConnected) continue;
     const name = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
     if (isBoilerplateName(name) && !protect(el)) el.remove();
+  }
+}
+
+/**
+ * A note inside the article (a margin note, a box of facts: `<aside>` within `<article>`) is part of
+ * it: it becomes a <div> so that neither the aside rule above nor Readability (which drops every
+ * <aside>) removes it. An aside of links (related stories) or named as boilerplate stays an aside.
+ */
+function keepArticleNotes(document: Doc): void {
+  for (const aside of Array.from(document.querySelectorAll('article aside, [itemprop="articleBody"] aside'))) {
+    if (!aside.isConnected || linkDensity(aside) > 0.3 || textLength(aside) === 0) continue;
+    if (isBoilerplateName(`${aside.getAttribute('id') ?? ''} ${aside.getAttribute('class') ?? ''}`)) continue;
+    const div = aside.ownerDocument.createElement('div');
+    for (const a of Array.from(aside.attributes)) div.setAttribute(a.name, a.value);
+    div.append(...Array.from(aside.childNodes));
+    aside.replaceWith(div);
   }
 }
 
@@ -122,4 +139,3 @@ export function postClean(article: Element): void {
     if (named && textLength(el) < total * 0.15) el.remove();
   }
 }
-

@@ -11,6 +11,7 @@
  * (bounds.ts).
  */
 import { Readability } from '@mozilla/readability';
+import { load as loadWithParse5 } from 'cheerio';
 import { parseHTML } from 'linkedom';
 import { type Doc, postClean, preClean } from './boilerplate';
 import { MAX_DEPTH, MAX_ELEMENTS, MAX_INPUT_CHARS, deeperThan, estimatedDepth, stripScripts } from './bounds';
@@ -56,7 +57,7 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
     const stripped = stripScripts(html);
     const input = stripped.length > MAX_INPUT_CHARS ? stripped.slice(0, MAX_INPUT_CHARS) : stripped;
     if (estimatedDepth(input) > MAX_DEPTH) return null;
-    const { document } = parseHTML(input);
+    const { document } = parseDocument(input);
     if (!document.body || deeperThan(document.documentElement, MAX_DEPTH)) return null;
     if (document.querySelectorAll('*').length > MAX_ELEMENTS) return null;
     const base = documentBase(document, baseUrl);
@@ -79,6 +80,25 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
     return null;
   }
 }
+
+/**
+ * linkedom's parser is not the HTML5 tree builder: on some real pages (no <body> tag, a stray
+ * `</noscript>` before it, the page wrapped in an unknown element) it leaves the page's text
+ * outside <body>, and the extraction finds nothing. When most of the document's text lies outside
+ * <body>, the page is re-serialised by parse5 (through cheerio, a dependency already: the
+ * standard tree builder, which puts every such text in <body> as a browser does) and parsed again.
+ * Only those pages pay for the second parse.
+ */
+function parseDocument(input: string): { document: Document } {
+  const parsed = parseHTML(input);
+  const { document } = parsed;
+  const all = textLength(document.documentElement);
+  const inBody = document.body ? textLength(document.body) : 0;
+  if (all - inBody < MISPLACED_TEXT_CHARS || inBody >= all / 2) return parsed;
+  return parseHTML(loadWithParse5(input).html());
+}
+/** Text outside <body> beyond a <title>'s: the parser misplaced the page. */
+const MISPLACED_TEXT_CHARS = 500;
 
 /**
  * Readability's article: the element holding its content (without Readability's page wrapper);
