@@ -48,7 +48,7 @@ describe('monitor store: settling checks', () => {
     const started = await store.startCheck(
       { checkId, runId, monitorId, workflowId: `monitor-check-${monitorId}-now-${checkId}`, scheduledAt: new Date() },
       async (run) => {
-        await db.scrapeRun.create({ data: { id: run.id, userId: run.userId, apiKeyId: run.apiKeyId, workflowId: run.workflowId, mode: 'http', url: run.url, request: run.request as object, cost: run.cost } });
+        await db.scrapeRun.create({ data: { id: run.id, userId: run.userId, apiKeyId: run.apiKeyId, workflowId: run.workflowId, mode: 'http', url: run.url, request: run.request, cost: run.cost } });
       },
       () => 1,
     );
@@ -66,7 +66,9 @@ describe('monitor store: settling checks', () => {
     });
   }
 
-  const at = (second: number) => new Date(Date.UTC(2027, 0, 1, 9, 0, second));
+  // Times from now on (retention counts from the settle time against each row's creation).
+  const base = Date.now();
+  const at = (second: number) => new Date(base + second * 1000);
   const page = (price: string) => `# Prices\n\nWidget: ${price}\n\nGadget: 5 EUR`;
 
   it('two overlapping checks settled out of order report the change once, forwards (ordered by when each page was fetched)', async () => {
@@ -89,7 +91,7 @@ describe('monitor store: settling checks', () => {
     await scraped(next.runId, { at: at(20), markdown: page('12 EUR') });
     const settledNext = await store.settleCheck(next.checkId, SETTINGS, at(21));
 
-    const events = [...settledNewer.events, ...settledOlder.events, ...settledNext.events];
+    const events = [...settledNewer.events, ...settledOlder.events, ...settledNext.events].map((e) => e as { type: string; data: unknown });
     expect(events.map((e) => e.type)).toEqual(['monitor.changed']);
     const diff = (events[0]!.data as { diff: { markdown: string } }).diff.markdown;
     expect(diff).toContain('-Widget: 10 EUR');

@@ -163,13 +163,25 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
 
     const definition = monitorDefinition(monitor);
     const run = await tx.scrapeRun.findUnique({ where: { id: check.scrapeRunId } });
+    // Checks compare in the order their pages were fetched, not the order they settle in: a
+    // "check now" beside a scheduled check may settle first with the newer page, and the older
+    // page must then not be reported as a change back (docs/monitors.md "Checks").
+    const fetchedAt = run?.finishedAt ?? now;
+    const fetchedBefore = { OR: [{ fetchedAt: { lt: fetchedAt } }, { fetchedAt, id: { lt: check.id } }] };
+    const fetchedOrder = [{ fetchedAt: 'desc' as const }, { id: 'desc' as const }];
     const previous = await tx.monitorCheck.findFirst({
-      where: { monitorId: monitor.id, status: { in: [...SNAPSHOT_STATUSES] }, id: { not: check.id } },
-      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+      where: { monitorId: monitor.id, status: { in: [...SNAPSHOT_STATUSES] }, id: { not: check.id }, ...fetchedBefore },
+      orderBy: fetchedOrder,
     });
     const lastSettled = await tx.monitorCheck.findFirst({
-      where: { monitorId: monitor.id, status: { not: 'running' }, id: { not: check.id } },
-      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+      where: { monitorId: monitor.id, status: { not: 'running' }, id: { not: check.id }, ...fetchedBefore },
+      orderBy: fetchedOrder,
+    });
+    // A check whose page is older than one already settled records what it saw but tells nobody:
+    // the newer check has already reported the page as it is now.
+    const superseded = await tx.monitorCheck.findFirst({
+      where: { monitorId: monitor.id, status: { not: 'running' }, id: { not: check.id }, NOT: fetchedBefore },
+      orderBy: fetchedOrder,
     });
 
     let status: CheckStatus;
@@ -204,8 +216,9 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
 
     const failureStreak = status === 'failed' ? monitor.failureStreak + 1 : 0;
     const events: WebhookEventSource[] = [];
-    const eventType =
-      status === 'changed'
+    const eventType = superseded
+      ? null
+      : status === 'changed'
         ? 'monitor.changed'
         : status === 'removed' && lastSettled?.status !== 'removed'
           ? 'monitor.removed'
@@ -250,14 +263,21 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
         error: error ? toJsonColumn(error) : undefined,
         events: toJsonColumn(events),
         finishedAt: now,
+        fetchedAt,
       },
     });
     await tx.monitor.update({ where: { id: monitor.id }, data: { failureStreak } });
     // Retention: older checks go, but the snapshot the next check compares with stays.
-    const keep = SNAPSHOT_STATUSES.includes(status) ? check.id : previous?.id;
+    const keep = [SNAPSHOT_STATUSES.includes(status) ? check.id : previous?.id, superseded ? await latestSnapshotId(tx, monitor.id) : undefined].filter((id): id is string => !!id);
     await tx.monitorCheck.deleteMany({
-      where: { monitorId: monitor.id, createdAt: { lt: new Date(now.getTime() - settings.retentionMs) }, status: { not: 'running' }, ...(keep ? { id: { not: keep } } : {}) },
+      where: { monitorId: monitor.id, createdAt: { lt: new Date(now.getTime() - settings.retentionMs) }, status: { not: 'running' }, id: { notIn: keep } },
     });
     return { status, events };
   });
+}
+
+/** The latest successful check by fetch time: the snapshot the next check compares with. */
+async function latestSnapshotId(tx: Pick<Database, 'monitorCheck'>, monitorId: string): Promise<string | undefined> {
+  const latest = await tx.monitorCheck.findFirst({ where: { monitorId, status: { in: [...SNAPSHOT_STATUSES] } }, orderBy: [{ fetchedAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  return latest?.id;
 }
