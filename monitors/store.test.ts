@@ -100,4 +100,29 @@ describe('monitor store: settling checks', () => {
     expect(settledOlder.status).toBe('same');
     expect(settledNext.status).toBe('same');
   });
+
+  it('monitor.removed is sent once per disappearance, even with a failed check in between', async () => {
+    const id = await monitor();
+    const outcomes = [
+      { markdown: page('10 EUR') },
+      { httpStatus: 404 },
+      { failed: true },
+      { httpStatus: 404 },
+      { httpStatus: 410 },
+      { markdown: page('10 EUR') },
+      { httpStatus: 404 },
+    ];
+    const statuses: string[] = [];
+    const events: string[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      const check = await start(id);
+      await scraped(check.runId, { at: at(100 + i * 10), ...outcome });
+      const settled = await store.settleCheck(check.checkId, SETTINGS, at(101 + i * 10));
+      statuses.push(settled.status);
+      events.push(...settled.events.map((e) => (e as { type: string }).type));
+    }
+    expect(statuses).toEqual(['new', 'removed', 'failed', 'removed', 'removed', 'same', 'removed']);
+    // Once when the page went, once when it went again after coming back.
+    expect(events).toEqual(['monitor.removed', 'monitor.removed']);
+  });
 });
