@@ -173,8 +173,10 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
       where: { monitorId: monitor.id, status: { in: [...SNAPSHOT_STATUSES] }, id: { not: check.id }, ...fetchedBefore },
       orderBy: fetchedOrder,
     });
-    const lastSettled = await tx.monitorCheck.findFirst({
-      where: { monitorId: monitor.id, status: { not: 'running' }, id: { not: check.id }, ...fetchedBefore },
+    // What the page last was: a failed check says nothing of it (a page gone, then a failed
+    // check, then gone again is one disappearance: one monitor.removed).
+    const lastSeen = await tx.monitorCheck.findFirst({
+      where: { monitorId: monitor.id, status: { notIn: ['running', 'failed'] }, id: { not: check.id }, ...fetchedBefore },
       orderBy: fetchedOrder,
     });
     // A check whose page is older than one already settled records what it saw but tells nobody:
@@ -220,7 +222,7 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
       ? null
       : status === 'changed'
         ? 'monitor.changed'
-        : status === 'removed' && lastSettled?.status !== 'removed'
+        : status === 'removed' && lastSeen?.status !== 'removed'
           ? 'monitor.removed'
           : status === 'failed' && failureStreak === settings.failuresBeforeEvent
             ? 'monitor.failed'
