@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase } from '../test/helpers/database';
-import { type Database, createDatabase } from '../platform/db';
+import { type Database, createDatabase, toJsonColumn } from '../platform/db';
 import { type MonitorSettings, createMonitorStore } from './store';
 import { monitorIds } from './schedules';
 import type { ScrapeRequestPayload } from '../scrape/request';
@@ -48,7 +48,7 @@ describe('monitor store: settling checks', () => {
     const started = await store.startCheck(
       { checkId, runId, monitorId, workflowId: `monitor-check-${monitorId}-now-${checkId}`, scheduledAt: new Date() },
       async (run) => {
-        await db.scrapeRun.create({ data: { id: run.id, userId: run.userId, apiKeyId: run.apiKeyId, workflowId: run.workflowId, mode: 'http', url: run.url, request: run.request, cost: run.cost } });
+        await db.scrapeRun.create({ data: { id: run.id, userId: run.userId, apiKeyId: run.apiKeyId, workflowId: run.workflowId, mode: 'http', url: run.url, request: toJsonColumn(run.request), cost: run.cost } });
       },
       () => 1,
     );
