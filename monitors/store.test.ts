@@ -125,4 +125,26 @@ describe('monitor store: settling checks', () => {
     // Once when the page went, once when it went again after coming back.
     expect(events).toEqual(['monitor.removed', 'monitor.removed']);
   });
+
+  it('concurrent creates never take an account past its limit (enforced in the database)', async () => {
+    const userId = randomUUID();
+    await db.user.create({ data: { id: userId, name: 'T', email: `${userId}@example.test`, emailVerified: false } });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 8 }, () => {
+        const id = randomUUID();
+        const input = {
+          id,
+          userId,
+          apiKeyId: null,
+          scheduleId: monitorIds.schedule(id),
+          definition: { name: 'race', request: { url: 'http://127.0.0.1/race' } as ScrapeRequestPayload, schedule: { every: '1h' }, compare: 'markdown' as const, ignore: { selectors: [], patterns: [] } },
+          maxPerAccount: 3,
+        };
+        return store.createMonitor(input);
+      }),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(3);
+    for (const refused of attempts.filter((a) => a.status === 'rejected')) expect((refused.reason as { code?: string }).code).toBe('MONITOR_LIMIT_REACHED');
+    expect(await store.countMonitors(userId)).toBe(3);
+  });
 });
