@@ -7,6 +7,7 @@
  * settle answers the same ones and nothing is reported twice.
  */
 import { type Database, toJsonColumn } from '../platform/db';
+import { AppError } from '../platform/errors';
 import type { WebhookEventSource } from '../webhooks/types';
 import type { ScrapeRequestPayload } from '../scrape/request';
 import { type CheckDiff, type CheckStatus, REMOVED_HTTP_STATUSES, diffSnapshots, snapshotOf } from './compare';
@@ -50,27 +51,48 @@ export interface SettledCheck {
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
+function insertMonitor(db: Pick<Database, 'monitor'>, input: { id: string; userId: string; apiKeyId: string | null; scheduleId: string; definition: MonitorDefinition }): Promise<MonitorRow> {
+  const { definition } = input;
+  return db.monitor.create({
+    data: {
+      id: input.id,
+      userId: input.userId,
+      apiKeyId: input.apiKeyId,
+      scheduleId: input.scheduleId,
+      name: definition.name,
+      request: toJsonColumn(definition.request),
+      schedule: toJsonColumn(definition.schedule),
+      compare: definition.compare,
+      ignore: toJsonColumn(definition.ignore),
+    },
+  });
+}
+
 export function createMonitorStore(db: Database) {
   return {
     async countMonitors(userId: string): Promise<number> {
       return db.monitor.count({ where: { userId } });
     },
 
-    async createMonitor(input: { id: string; userId: string; apiKeyId: string | null; scheduleId: string; definition: MonitorDefinition }): Promise<MonitorRow> {
-      const { definition } = input;
-      return db.monitor.create({
-        data: {
-          id: input.id,
-          userId: input.userId,
-          apiKeyId: input.apiKeyId,
-          scheduleId: input.scheduleId,
-          name: definition.name,
-          request: toJsonColumn(definition.request),
-          schedule: toJsonColumn(definition.schedule),
-          compare: definition.compare,
-          ignore: toJsonColumn(definition.ignore),
-        },
-      });
+    /**
+     * Creates a monitor. With `maxPerAccount` (> 0), the database refuses one past the account's
+     * limit (trigger `monitor_account_limit`, migration 20270120010000: a per-account lock, then a
+     * count), so concurrent creates cannot exceed it: AppError MONITOR_LIMIT_REACHED.
+     */
+    async createMonitor(input: { id: string; userId: string; apiKeyId: string | null; scheduleId: string; definition: MonitorDefinition; maxPerAccount?: number }): Promise<MonitorRow> {
+      const limit = input.maxPerAccount ?? 0;
+      if (limit <= 0) return insertMonitor(db, input);
+      try {
+        return await db.$transaction(async (tx) => {
+          await tx.$queryRaw`SELECT set_config('app.monitor_max_per_account', ${String(limit)}, true)`;
+          return insertMonitor(tx, input);
+        });
+      } catch (error) {
+        if (error instanceof Error && error.message.includes('MONITOR_LIMIT_REACHED')) {
+          throw new AppError('MONITOR_LIMIT_REACHED', `The account has ${limit} monitors (MONITOR_MAX_PER_ACCOUNT); delete one first`, { limit });
+        }
+        throw error;
+      }
     },
 
     async updateMonitor(id: string, definition: MonitorDefinition): Promise<MonitorRow> {
