@@ -7,6 +7,7 @@
  * settle answers the same ones and nothing is reported twice.
  */
 import { type Database, toJsonColumn } from '../platform/db';
+import { AppError } from '../platform/errors';
 import type { WebhookEventSource } from '../webhooks/types';
 import type { ScrapeRequestPayload } from '../scrape/request';
 import { type CheckDiff, type CheckStatus, REMOVED_HTTP_STATUSES, diffSnapshots, snapshotOf } from './compare';
@@ -50,27 +51,48 @@ export interface SettledCheck {
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
+function insertMonitor(db: Pick<Database, 'monitor'>, input: { id: string; userId: string; apiKeyId: string | null; scheduleId: string; definition: MonitorDefinition }): Promise<MonitorRow> {
+  const { definition } = input;
+  return db.monitor.create({
+    data: {
+      id: input.id,
+      userId: input.userId,
+      apiKeyId: input.apiKeyId,
+      scheduleId: input.scheduleId,
+      name: definition.name,
+      request: toJsonColumn(definition.request),
+      schedule: toJsonColumn(definition.schedule),
+      compare: definition.compare,
+      ignore: toJsonColumn(definition.ignore),
+    },
+  });
+}
+
 export function createMonitorStore(db: Database) {
   return {
     async countMonitors(userId: string): Promise<number> {
       return db.monitor.count({ where: { userId } });
     },
 
-    async createMonitor(input: { id: string; userId: string; apiKeyId: string | null; scheduleId: string; definition: MonitorDefinition }): Promise<MonitorRow> {
-      const { definition } = input;
-      return db.monitor.create({
-        data: {
-          id: input.id,
-          userId: input.userId,
-          apiKeyId: input.apiKeyId,
-          scheduleId: input.scheduleId,
-          name: definition.name,
-          request: toJsonColumn(definition.request),
-          schedule: toJsonColumn(definition.schedule),
-          compare: definition.compare,
-          ignore: toJsonColumn(definition.ignore),
-        },
-      });
+    /**
+     * Creates a monitor. With `maxPerAccount` (> 0), the database refuses one past the account's
+     * limit (trigger `monitor_account_limit`, migration 20270120010000: a per-account lock, then a
+     * count), so concurrent creates cannot exceed it: AppError MONITOR_LIMIT_REACHED.
+     */
+    async createMonitor(input: { id: string; userId: string; apiKeyId: string | null; scheduleId: string; definition: MonitorDefinition; maxPerAccount?: number }): Promise<MonitorRow> {
+      const limit = input.maxPerAccount ?? 0;
+      if (limit <= 0) return insertMonitor(db, input);
+      try {
+        return await db.$transaction(async (tx) => {
+          await tx.$queryRaw`SELECT set_config('app.monitor_max_per_account', ${String(limit)}, true)`;
+          return insertMonitor(tx, input);
+        });
+      } catch (error) {
+        if (error instanceof Error && error.message.includes('MONITOR_LIMIT_REACHED')) {
+          throw new AppError('MONITOR_LIMIT_REACHED', `The account has ${limit} monitors (MONITOR_MAX_PER_ACCOUNT); delete one first`, { limit });
+        }
+        throw error;
+      }
     },
 
     async updateMonitor(id: string, definition: MonitorDefinition): Promise<MonitorRow> {
@@ -163,13 +185,27 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
 
     const definition = monitorDefinition(monitor);
     const run = await tx.scrapeRun.findUnique({ where: { id: check.scrapeRunId } });
+    // Checks compare in the order their pages were fetched, not the order they settle in: a
+    // "check now" beside a scheduled check may settle first with the newer page, and the older
+    // page must then not be reported as a change back (docs/monitors.md "Checks").
+    const fetchedAt = run?.finishedAt ?? now;
+    const fetchedBefore = { OR: [{ fetchedAt: { lt: fetchedAt } }, { fetchedAt, id: { lt: check.id } }] };
+    const fetchedOrder = [{ fetchedAt: 'desc' as const }, { id: 'desc' as const }];
     const previous = await tx.monitorCheck.findFirst({
-      where: { monitorId: monitor.id, status: { in: [...SNAPSHOT_STATUSES] }, id: { not: check.id } },
-      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+      where: { monitorId: monitor.id, status: { in: [...SNAPSHOT_STATUSES] }, id: { not: check.id }, ...fetchedBefore },
+      orderBy: fetchedOrder,
     });
-    const lastSettled = await tx.monitorCheck.findFirst({
-      where: { monitorId: monitor.id, status: { not: 'running' }, id: { not: check.id } },
-      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+    // What the page last was: a failed check says nothing of it (a page gone, then a failed
+    // check, then gone again is one disappearance: one monitor.removed).
+    const lastSeen = await tx.monitorCheck.findFirst({
+      where: { monitorId: monitor.id, status: { notIn: ['running', 'failed'] }, id: { not: check.id }, ...fetchedBefore },
+      orderBy: fetchedOrder,
+    });
+    // A check whose page is older than one already settled records what it saw but tells nobody:
+    // the newer check has already reported the page as it is now.
+    const superseded = await tx.monitorCheck.findFirst({
+      where: { monitorId: monitor.id, status: { not: 'running' }, id: { not: check.id }, NOT: fetchedBefore },
+      orderBy: fetchedOrder,
     });
 
     let status: CheckStatus;
@@ -204,10 +240,11 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
 
     const failureStreak = status === 'failed' ? monitor.failureStreak + 1 : 0;
     const events: WebhookEventSource[] = [];
-    const eventType =
-      status === 'changed'
+    const eventType = superseded
+      ? null
+      : status === 'changed'
         ? 'monitor.changed'
-        : status === 'removed' && lastSettled?.status !== 'removed'
+        : status === 'removed' && lastSeen?.status !== 'removed'
           ? 'monitor.removed'
           : status === 'failed' && failureStreak === settings.failuresBeforeEvent
             ? 'monitor.failed'
@@ -250,14 +287,21 @@ export async function settleCheck(db: Database, checkId: string, settings: Monit
         error: error ? toJsonColumn(error) : undefined,
         events: toJsonColumn(events),
         finishedAt: now,
+        fetchedAt,
       },
     });
     await tx.monitor.update({ where: { id: monitor.id }, data: { failureStreak } });
     // Retention: older checks go, but the snapshot the next check compares with stays.
-    const keep = SNAPSHOT_STATUSES.includes(status) ? check.id : previous?.id;
+    const keep = [SNAPSHOT_STATUSES.includes(status) ? check.id : previous?.id, superseded ? await latestSnapshotId(tx, monitor.id) : undefined].filter((id): id is string => !!id);
     await tx.monitorCheck.deleteMany({
-      where: { monitorId: monitor.id, createdAt: { lt: new Date(now.getTime() - settings.retentionMs) }, status: { not: 'running' }, ...(keep ? { id: { not: keep } } : {}) },
+      where: { monitorId: monitor.id, createdAt: { lt: new Date(now.getTime() - settings.retentionMs) }, status: { not: 'running' }, id: { notIn: keep } },
     });
     return { status, events };
   });
+}
+
+/** The latest successful check by fetch time: the snapshot the next check compares with. */
+async function latestSnapshotId(tx: Pick<Database, 'monitorCheck'>, monitorId: string): Promise<string | undefined> {
+  const latest = await tx.monitorCheck.findFirst({ where: { monitorId, status: { in: [...SNAPSHOT_STATUSES] } }, orderBy: [{ fetchedAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  return latest?.id;
 }

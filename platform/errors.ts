@@ -39,6 +39,7 @@ export const ERRORS = {
   MONITOR_LIMIT_REACHED: { status: 409, retryable: false, description: 'The account already has MONITOR_MAX_PER_ACCOUNT monitors (docs/monitors.md): delete one first.' },
   CANCELLED: { status: 409, retryable: false, description: 'The run was cancelled (by its owner: POST /webhook/runs/:id/cancel, or an operator); a synchronous request waiting for it answers this.' },
   SESSION_LIMIT_REACHED: { status: 409, retryable: false, description: 'The account keeps SESSIONS_PER_ACCOUNT sessions already: delete one (DELETE /sessions/:name) before adding another.' },
+  SESSION_UNREADABLE: { status: 409, retryable: false, description: 'A stored session cannot be decrypted: it is under a key no longer configured (SESSION_ENCRYPTION_KEY, SESSION_ENCRYPTION_KEYS_OLD) or was altered; the message names the session. Not retried; a scrape that needed it is refunded. Configure the old key in SESSION_ENCRYPTION_KEYS_OLD, or import the session again.' },
   SESSION_TOO_LARGE: { status: 413, retryable: false, description: 'A session\'s storage state (imported, or saved by a scrape) is larger than SESSION_MAX_BYTES.' },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than 1 MiB.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, description: 'The request body\'s charset or encoding is not supported.' },

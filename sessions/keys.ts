@@ -13,6 +13,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { resolveAuthSecret } from '../accounts/auth-config';
 import type { Config } from '../platform/config';
+import { AppError } from '../platform/errors';
 
 const CIPHER = 'aes-256-gcm';
 
@@ -71,9 +72,14 @@ export function encryptState(keyring: SessionKeyring, userId: string, name: stri
 /** Throws when the row's key is unknown (a key dropped from configuration) or the row was altered. */
 export function decryptState(keyring: SessionKeyring, userId: string, name: string, row: EncryptedState): string {
   const key = keyring.byId(row.keyId);
-  if (!key) throw new Error(`session ${name} is encrypted under key ${row.keyId}, which is not configured (SESSION_ENCRYPTION_KEY, SESSION_ENCRYPTION_KEYS_OLD)`);
-  const decipher = createDecipheriv(CIPHER, key.key, row.iv);
-  decipher.setAAD(associatedData(userId, name));
-  decipher.setAuthTag(row.authTag);
-  return Buffer.concat([decipher.update(row.ciphertext), decipher.final()]).toString('utf8');
+  // SESSION_UNREADABLE is final: no retry of the scrape can make a missing key appear.
+  if (!key) throw new AppError('SESSION_UNREADABLE', `session ${name} is encrypted under key ${row.keyId}, which is not configured (SESSION_ENCRYPTION_KEY, SESSION_ENCRYPTION_KEYS_OLD)`);
+  try {
+    const decipher = createDecipheriv(CIPHER, key.key, row.iv);
+    decipher.setAAD(associatedData(userId, name));
+    decipher.setAuthTag(row.authTag);
+    return Buffer.concat([decipher.update(row.ciphertext), decipher.final()]).toString('utf8');
+  } catch {
+    throw new AppError('SESSION_UNREADABLE', `session ${name} does not decrypt under key ${row.keyId}: it was altered, or belongs to another account or name`);
+  }
 }

@@ -1,10 +1,17 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
-import { proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, patched, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from './activities';
 import { NON_RETRYABLE_CODES } from '../platform/errors';
 import type { MonitorCheckOutcome, MonitorCheckWorkflowInput } from './definitions';
 import { runScrapeSteps } from './scrape-steps';
 import { emitWebhookEvents } from './webhook.workflow';
+
+/**
+ * A check whose scrape steps threw (cancelled, or a bookkeeping step that gave up) is settled
+ * `failed` before the workflow ends, never left `running`. Executions that threw before this patch
+ * ended without settling; their histories replay on that path.
+ */
+export const MONITOR_SETTLE_ON_THROW_PATCH = 'monitor-check-settle-on-throw-v1';
 
 /** Set by the server on every workflow a Schedule starts: the time the action was scheduled for. */
 const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
@@ -34,10 +41,22 @@ export async function monitorCheckWorkflow(input: MonitorCheckWorkflowInput): Pr
   const runId = uuid4();
   const started = await checks.startMonitorCheck({ monitorId: input.monitorId, checkId, runId, workflowId: info.workflowId, scheduledAt: scheduledAt.toISOString() });
   if (!started.proceed) return { checkId, status: 'gone' };
-  await runScrapeSteps(
-    { runId, userId: started.userId, apiKeyId: started.apiKeyId, cost: started.cost, request: started.request, browserQueue: input.browserQueue },
-    { remoteBookkeeping: true },
-  );
+  try {
+    await runScrapeSteps(
+      { runId, userId: started.userId, apiKeyId: started.apiKeyId, cost: started.cost, request: started.request, browserQueue: input.browserQueue },
+      { remoteBookkeeping: true },
+    );
+  } catch (error) {
+    if (patched(MONITOR_SETTLE_ON_THROW_PATCH)) {
+      // The run is recorded as it ended (cancelled, or still live when bookkeeping gave up):
+      // settling reads it as a failed check, with its event if the failures in a row reach it.
+      await CancellationScope.nonCancellable(async () => {
+        const settled = await checks.settleMonitorCheck({ checkId });
+        await emitWebhookEvents(settled.events);
+      });
+    }
+    throw error;
+  }
   const settled = await checks.settleMonitorCheck({ checkId });
   await emitWebhookEvents(settled.events);
   return { checkId, status: settled.status };

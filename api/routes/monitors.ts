@@ -158,7 +158,7 @@ export function monitorRouteTable(deps: AppDeps): Route[] {
           throw new AppError('MONITOR_LIMIT_REACHED', `The account has ${limit} monitors (MONITOR_MAX_PER_ACCOUNT); delete one first`, { limit });
         }
         const id = randomUUID();
-        const row = await store.createMonitor({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, scheduleId: monitorIds.schedule(id), definition });
+        const row = await store.createMonitor({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, scheduleId: monitorIds.schedule(id), definition, maxPerAccount: limit });
         try {
           await schedules.create(spec(row));
           await holdToMinimum(schedules, id, definition, minMs);
