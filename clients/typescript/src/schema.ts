@@ -2047,6 +2047,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/monitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: the account's monitors, newest first
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2Monitor"];
+        put?: never;
+        /**
+         * Firecrawl v2: create a monitor (one page checked on a cron schedule; our monitor, docs/monitors.md)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        post: operations["postV2Monitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/monitor/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: one monitor
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2MonitorId"];
+        put?: never;
+        post?: never;
+        /**
+         * Firecrawl v2: delete a monitor, its schedule and its checks
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        delete: operations["deleteV2MonitorId"];
+        options?: never;
+        head?: never;
+        /**
+         * Firecrawl v2: change a monitor (name, status active|paused, schedule, targets, webhook)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        patch: operations["patchV2MonitorId"];
+        trace?: never;
+    };
+    "/v2/monitor/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl v2: check a monitor now (a scrape, priced as one); answers the check once recorded
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        post: operations["postV2MonitorIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/monitor/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: a monitor's checks, newest first
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2MonitorIdChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/monitor/{id}/checks/{checkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firecrawl v2: one check with its page (status, status code, diff)
+         * @description The API key as `Authorization: Bearer <key>` (what the Firecrawl SDKs send) or `x-api-key`. Errors are Firecrawl's `{success: false, code, error, details?}` (docs/firecrawl.md).
+         */
+        get: operations["getV2MonitorIdChecksCheckId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2145,6 +2257,15 @@ export interface components {
                 /** @description The run's workflow in the Temporal UI (TEMPORAL_UI_URL) */
                 temporalUi: string;
             };
+            /** @description An `auto` run's steps in order (docs/scraping.md "Escalation"): engine, proxy tier, outcome, why it moved on; null for any other run */
+            escalation: {
+                attempt: number;
+                engine: string;
+                proxy_tier: string;
+                outcome: string;
+                escalated?: string;
+                blocked_by?: string;
+            }[] | null;
         };
         __schema0: {
             name: string;
@@ -3175,6 +3296,334 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        FirecrawlCreateMonitorRequest: {
+            name: string;
+            schedule: {
+                cron?: string | null;
+                text?: string | null;
+                timezone?: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            targets: ({
+                id?: string | null;
+                /** @enum {string} */
+                type: "scrape" | "crawl" | "search";
+                urls?: string[] | null;
+                url?: string | null;
+                scrapeOptions?: ({
+                    /** @description markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary, changeTracking (with markdown) or {type: "changeTracking", modes: ["git-diff"]} */
+                    formats?: (string | ({
+                        type: string;
+                        fullPage?: boolean;
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    }))[];
+                    /** @description v1: the `json` format's schema and prompt (systemPrompt is put before the prompt) */
+                    jsonOptions?: {
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                        systemPrompt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description v1: the `extract` format's schema and prompt */
+                    extractOptions?: {
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                        systemPrompt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default true: the page's main content */
+                    onlyMainContent?: boolean;
+                    includeTags?: string[];
+                    excludeTags?: string[];
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description ms to wait once the page loaded (a leading wait action); > 0 renders the page in a browser */
+                    waitFor?: number;
+                    /** @description ms: the answer comes within it (408 after; the run is cancelled and refunded) */
+                    timeout?: number;
+                    /** @description true renders the page in a browser as a phone (viewport, user agent, touch) */
+                    mobile?: boolean;
+                    /** @description Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser */
+                    actions?: unknown[];
+                    /** @description country: our `country` (a proxy pool of that country, PROXY_TIERS; 400 naming it when none); languages: the Accept-Language header unless headers set one */
+                    location?: {
+                        country?: string;
+                        languages?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description basic | stealth (enhanced: stealth) pin a proxy tier; auto (default) climbs the tiers (docs/scraping.md "Escalation") */
+                    proxy?: string;
+                    /** @description true accepts invalid and self-signed certificates (both engines); default false */
+                    skipTlsVerification?: boolean;
+                    removeBase64Images?: boolean;
+                    fastMode?: boolean;
+                    blockAds?: boolean;
+                    /** @description false: this result never answers a later request from the results cache */
+                    storeInCache?: boolean;
+                    /** @description ms: answer from the account's identical request that succeeded within it (the results cache; a hit costs nothing); absent or 0 fetches */
+                    maxAge?: number;
+                    minAge?: number;
+                    /** @description PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500) */
+                    parsers?: (string | ({
+                        type: string;
+                        maxPages?: number;
+                    } & {
+                        [key: string]: unknown;
+                    }))[];
+                    /** @description v1: PDF targets are always converted (false is not honoured: no base64 answer) */
+                    parsePDF?: boolean;
+                    zeroDataRetention?: boolean;
+                    integration?: string | null;
+                    origin?: string;
+                    /**
+                     * @description Extension: force the engine ("http" or "browser") instead of auto (http first, the browser and the next proxy tier when blocked)
+                     * @enum {string}
+                     */
+                    mode?: "http" | "browser" | "auto";
+                    /** @description Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions") */
+                    session?: {
+                        name: string;
+                        /** @default false */
+                        save: boolean;
+                    };
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            webhook?: ({
+                url: string;
+                headers?: {
+                    [key: string]: string;
+                } | null;
+                metadata?: {
+                    [key: string]: unknown;
+                } | null;
+                events?: string[] | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            notification?: ({
+                email?: ({
+                    enabled?: boolean | null;
+                    recipients?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            retentionDays?: number | null;
+            goal?: string | null;
+            judgeEnabled?: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlMonitor: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            schedule: {
+                [key: string]: unknown;
+            };
+            targets: {
+                [key: string]: unknown;
+            }[];
+            retentionDays: number;
+            createdAt: string;
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlUpdateMonitorRequest: {
+            name?: string | null;
+            status?: ("active" | "paused") | null;
+            schedule?: ({
+                cron?: string | null;
+                text?: string | null;
+                timezone?: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            targets?: ({
+                id?: string | null;
+                /** @enum {string} */
+                type: "scrape" | "crawl" | "search";
+                urls?: string[] | null;
+                url?: string | null;
+                scrapeOptions?: ({
+                    /** @description markdown (default), html, rawHtml, links, screenshot or {type: "screenshot", fullPage}, {type: "json", schema?, prompt?}, summary, changeTracking (with markdown) or {type: "changeTracking", modes: ["git-diff"]} */
+                    formats?: (string | ({
+                        type: string;
+                        fullPage?: boolean;
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    }))[];
+                    /** @description v1: the `json` format's schema and prompt (systemPrompt is put before the prompt) */
+                    jsonOptions?: {
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                        systemPrompt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description v1: the `extract` format's schema and prompt */
+                    extractOptions?: {
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        prompt?: string;
+                        systemPrompt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default true: the page's main content */
+                    onlyMainContent?: boolean;
+                    includeTags?: string[];
+                    excludeTags?: string[];
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description ms to wait once the page loaded (a leading wait action); > 0 renders the page in a browser */
+                    waitFor?: number;
+                    /** @description ms: the answer comes within it (408 after; the run is cancelled and refunded) */
+                    timeout?: number;
+                    /** @description true renders the page in a browser as a phone (viewport, user agent, touch) */
+                    mobile?: boolean;
+                    /** @description Browser actions, the same objects as ours (docs/scraping.md "Actions"); not empty renders the page in a browser */
+                    actions?: unknown[];
+                    /** @description country: our `country` (a proxy pool of that country, PROXY_TIERS; 400 naming it when none); languages: the Accept-Language header unless headers set one */
+                    location?: {
+                        country?: string;
+                        languages?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description basic | stealth (enhanced: stealth) pin a proxy tier; auto (default) climbs the tiers (docs/scraping.md "Escalation") */
+                    proxy?: string;
+                    /** @description true accepts invalid and self-signed certificates (both engines); default false */
+                    skipTlsVerification?: boolean;
+                    removeBase64Images?: boolean;
+                    fastMode?: boolean;
+                    blockAds?: boolean;
+                    /** @description false: this result never answers a later request from the results cache */
+                    storeInCache?: boolean;
+                    /** @description ms: answer from the account's identical request that succeeded within it (the results cache; a hit costs nothing); absent or 0 fetches */
+                    maxAge?: number;
+                    minAge?: number;
+                    /** @description PDF and DOCX targets are always converted; {type: "pdf", maxPages} limits the pages read (at most 500) */
+                    parsers?: (string | ({
+                        type: string;
+                        maxPages?: number;
+                    } & {
+                        [key: string]: unknown;
+                    }))[];
+                    /** @description v1: PDF targets are always converted (false is not honoured: no base64 answer) */
+                    parsePDF?: boolean;
+                    zeroDataRetention?: boolean;
+                    integration?: string | null;
+                    origin?: string;
+                    /**
+                     * @description Extension: force the engine ("http" or "browser") instead of auto (http first, the browser and the next proxy tier when blocked)
+                     * @enum {string}
+                     */
+                    mode?: "http" | "browser" | "auto";
+                    /** @description Extension: a stored session {name, save?} to start from and save (docs/scraping.md "Sessions") */
+                    session?: {
+                        name: string;
+                        /** @default false */
+                        save: boolean;
+                    };
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            webhook?: ({
+                url: string;
+                headers?: {
+                    [key: string]: string;
+                } | null;
+                metadata?: {
+                    [key: string]: unknown;
+                } | null;
+                events?: string[] | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            notification?: ({
+                email?: ({
+                    enabled?: boolean | null;
+                    recipients?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            retentionDays?: number | null;
+            goal?: string | null;
+            judgeEnabled?: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlMonitorCheck: {
+            id: string;
+            monitorId: string;
+            status: string;
+            /** @enum {string} */
+            trigger: "scheduled" | "manual";
+            billingStatus: string;
+            summary: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        FirecrawlMonitorCheckDetail: {
+            id: string;
+            monitorId: string;
+            status: string;
+            /** @enum {string} */
+            trigger: "scheduled" | "manual";
+            billingStatus: string;
+            summary: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+            pages: {
+                [key: string]: unknown;
+            }[];
+            next: string | null;
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -3272,7 +3721,7 @@ export interface operations {
                         message: string | string[];
                         error: string;
                         /** @enum {string} */
-                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "SEARCH_NOT_CONFIGURED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "LLM_NOT_CONFIGURED" | "NOT_FOUND" | "SESSION_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "MONITOR_LIMIT_REACHED" | "CANCELLED" | "SESSION_LIMIT_REACHED" | "SESSION_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "ACTION_FAILED" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "TARGET_BLOCKED" | "JAVASCRIPT_REQUIRED" | "RESPONSE_TOO_LARGE" | "DOCUMENT_UNREADABLE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_FAILED" | "PAYMENT_PROVIDER_ERROR" | "SEARCH_UNAVAILABLE" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "INPUT_TIMEOUT" | "TIMEOUT";
+                        code: "BAD_REQUEST" | "INVALID_URL" | "INVALID_SELECTOR" | "MALFORMED_JSON" | "SEARCH_NOT_CONFIGURED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDIT" | "FORBIDDEN" | "INVALID_ORIGIN" | "BLACKLISTED" | "PRIVATE_TARGET" | "ROBOTS_DISALLOWED" | "LLM_NOT_CONFIGURED" | "NOT_FOUND" | "SESSION_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_CONFLICT" | "CONFLICT" | "MONITOR_LIMIT_REACHED" | "CANCELLED" | "SESSION_LIMIT_REACHED" | "SESSION_UNREADABLE" | "SESSION_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "PLACEHOLDER" | "NOT_A_LIST" | "ACTION_FAILED" | "RATE_LIMITED" | "INTERNAL" | "SCRAPE_FAILED" | "PROXY_FAILED" | "TARGET_ERROR" | "TARGET_BLOCKED" | "JAVASCRIPT_REQUIRED" | "RESPONSE_TOO_LARGE" | "DOCUMENT_UNREADABLE" | "WEBHOOK_REJECTED" | "WEBHOOK_DELIVERY_FAILED" | "ALL_ITEMS_FAILED" | "NODE_FAILED" | "LLM_INVALID_OUTPUT" | "LLM_FAILED" | "PAYMENT_PROVIDER_ERROR" | "SEARCH_UNAVAILABLE" | "BROWSER_UNAVAILABLE" | "DEPENDENCY_UNAVAILABLE" | "PAYMENTS_UNAVAILABLE" | "REQUEST_IN_PROGRESS" | "NOT_READY" | "INPUT_TIMEOUT" | "TIMEOUT";
                         /** @enum {string} */
                         status: "starting" | "degraded";
                         checks: {
@@ -17763,6 +18212,1152 @@ export interface operations {
              * @description - `SEARCH_UNAVAILABLE`: The search backend (SEARXNG_ENDPOINT) could not be reached, timed out, or answered an error or something other than its JSON: the search is refunded; retry shortly.
              *     - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly.
              */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2Monitor: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitor"][];
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2Monitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "pricing page",
+                 *       "schedule": {
+                 *         "cron": "0 9 * * *",
+                 *         "timezone": "UTC"
+                 *       },
+                 *       "targets": [
+                 *         {
+                 *           "type": "scrape",
+                 *           "urls": [
+                 *             "https://example.com/pricing"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlCreateMonitorRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitor"];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `BLACKLISTED`: The target host is blacklisted.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `MONITOR_LIMIT_REACHED`: The account already has MONITOR_MAX_PER_ACCOUNT monitors (docs/monitors.md): delete one first.
+             *     - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2MonitorId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitor"];
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteV2MonitorId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchV2MonitorId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirecrawlUpdateMonitorRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitor"];
+                    };
+                };
+            };
+            /**
+             * @description - `BAD_REQUEST`: A required field is missing or a rule is broken.
+             *     - `INVALID_URL`: The target URL is not an absolute http(s) URL.
+             *     - `INVALID_SELECTOR`: A CSS selector does not parse.
+             *     - `MALFORMED_JSON`: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin.
+             *     - `PRIVATE_TARGET`: The target resolves to a private, loopback or link-local address.
+             *     - `BLACKLISTED`: The target host is blacklisted.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `CONFLICT`: The resource is in a state that does not allow the operation (e.g. cancelling a finished run), or is handled through another resource (a crawl page or a flow run's scrape is cancelled with its job: the body names its cancel). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `VALIDATION_FAILED`: Validation failed; `message` lists every failed item. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2MonitorIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitorCheck"];
+                    };
+                };
+            };
+            /** @description See the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INSUFFICIENT_CREDIT`: The balance cannot pay for the operation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2MonitorIdChecks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitorCheck"][];
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2MonitorIdChecksCheckId: {
+        parameters: {
+            query?: {
+                limit?: number;
+                skip?: number;
+                status?: "same" | "new" | "changed" | "removed" | "error";
+            };
+            header?: never;
+            path: {
+                id: string;
+                checkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FirecrawlMonitorCheckDetail"];
+                    };
+                };
+            };
+            /** @description - `BAD_REQUEST`: A required field is missing or a rule is broken. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `UNAUTHORIZED`: No valid API key or session (missing, unknown, revoked or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `FORBIDDEN`: The resource belongs to another account, or the request came from a refused origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `NOT_FOUND`: No resource with that id (or the route does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `RATE_LIMITED`: Too many requests for the account or key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `INTERNAL`: Unexpected server error (the details are in the service's log only). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description See the body */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirecrawlError"];
+                };
+            };
+            /** @description - `DEPENDENCY_UNAVAILABLE`: PostgreSQL or Temporal cannot be reached (restarting, or down): retry shortly. */
             503: {
                 headers: {
                     [name: string]: unknown;

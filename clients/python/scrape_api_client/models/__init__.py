@@ -27,8 +27,70 @@ from .delete_v1_crawl_id_errors_response_200_errors_item import (
 from .delete_v1_crawl_id_response_200 import DeleteV1CrawlIdResponse200
 from .delete_v2_batch_scrape_id_response_200 import DeleteV2BatchScrapeIdResponse200
 from .delete_v2_crawl_id_response_200 import DeleteV2CrawlIdResponse200
+from .delete_v2_monitor_id_response_200 import DeleteV2MonitorIdResponse200
 from .error_body import ErrorBody
 from .error_body_code import ErrorBodyCode
+from .firecrawl_create_monitor_request import FirecrawlCreateMonitorRequest
+from .firecrawl_create_monitor_request_notification_type_0 import (
+    FirecrawlCreateMonitorRequestNotificationType0,
+)
+from .firecrawl_create_monitor_request_notification_type_0_email_type_0 import (
+    FirecrawlCreateMonitorRequestNotificationType0EmailType0,
+)
+from .firecrawl_create_monitor_request_schedule import (
+    FirecrawlCreateMonitorRequestSchedule,
+)
+from .firecrawl_create_monitor_request_targets_item import (
+    FirecrawlCreateMonitorRequestTargetsItem,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0 import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_extract_options import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0ExtractOptions,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_extract_options_schema import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0ExtractOptionsSchema,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_formats_item_type_1 import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0FormatsItemType1,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_formats_item_type_1_schema import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0FormatsItemType1Schema,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_headers import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Headers,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_json_options import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0JsonOptions,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_json_options_schema import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0JsonOptionsSchema,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_location import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Location,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_mode import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Mode,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_parsers_item_type_1 import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0ParsersItemType1,
+)
+from .firecrawl_create_monitor_request_targets_item_scrape_options_type_0_session import (
+    FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Session,
+)
+from .firecrawl_create_monitor_request_targets_item_type import (
+    FirecrawlCreateMonitorRequestTargetsItemType,
+)
+from .firecrawl_create_monitor_request_webhook_type_0 import (
+    FirecrawlCreateMonitorRequestWebhookType0,
+)
+from .firecrawl_create_monitor_request_webhook_type_0_headers_type_0 import (
+    FirecrawlCreateMonitorRequestWebhookType0HeadersType0,
+)
+from .firecrawl_create_monitor_request_webhook_type_0_metadata_type_0 import (
+    FirecrawlCreateMonitorRequestWebhookType0MetadataType0,
+)
 from .firecrawl_document import FirecrawlDocument
 from .firecrawl_document_actions import FirecrawlDocumentActions
 from .firecrawl_document_actions_javascript_returns_item import (
@@ -42,10 +104,87 @@ from .firecrawl_map_request_sitemap import FirecrawlMapRequestSitemap
 from .firecrawl_metadata import FirecrawlMetadata
 from .firecrawl_metadata_cache_state import FirecrawlMetadataCacheState
 from .firecrawl_metadata_proxy_used import FirecrawlMetadataProxyUsed
+from .firecrawl_monitor import FirecrawlMonitor
+from .firecrawl_monitor_check import FirecrawlMonitorCheck
+from .firecrawl_monitor_check_detail import FirecrawlMonitorCheckDetail
+from .firecrawl_monitor_check_detail_pages_item import (
+    FirecrawlMonitorCheckDetailPagesItem,
+)
+from .firecrawl_monitor_check_detail_summary import FirecrawlMonitorCheckDetailSummary
+from .firecrawl_monitor_check_detail_trigger import FirecrawlMonitorCheckDetailTrigger
+from .firecrawl_monitor_check_summary import FirecrawlMonitorCheckSummary
+from .firecrawl_monitor_check_trigger import FirecrawlMonitorCheckTrigger
+from .firecrawl_monitor_schedule import FirecrawlMonitorSchedule
+from .firecrawl_monitor_status import FirecrawlMonitorStatus
+from .firecrawl_monitor_targets_item import FirecrawlMonitorTargetsItem
 from .firecrawl_search_request import FirecrawlSearchRequest
 from .firecrawl_search_request_scrape_options import FirecrawlSearchRequestScrapeOptions
 from .firecrawl_search_request_sources_item_type_1 import (
     FirecrawlSearchRequestSourcesItemType1,
+)
+from .firecrawl_update_monitor_request import FirecrawlUpdateMonitorRequest
+from .firecrawl_update_monitor_request_notification_type_0 import (
+    FirecrawlUpdateMonitorRequestNotificationType0,
+)
+from .firecrawl_update_monitor_request_notification_type_0_email_type_0 import (
+    FirecrawlUpdateMonitorRequestNotificationType0EmailType0,
+)
+from .firecrawl_update_monitor_request_schedule_type_0 import (
+    FirecrawlUpdateMonitorRequestScheduleType0,
+)
+from .firecrawl_update_monitor_request_status_type_0 import (
+    FirecrawlUpdateMonitorRequestStatusType0,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item import (
+    FirecrawlUpdateMonitorRequestTargetsType0Item,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0 import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_extract_options import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0ExtractOptions,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_extract_options_schema import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0ExtractOptionsSchema,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_formats_item_type_1 import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0FormatsItemType1,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_formats_item_type_1_schema import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0FormatsItemType1Schema,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_headers import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Headers,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_json_options import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0JsonOptions,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_json_options_schema import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0JsonOptionsSchema,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_location import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Location,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_mode import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Mode,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_parsers_item_type_1 import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0ParsersItemType1,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_session import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Session,
+)
+from .firecrawl_update_monitor_request_targets_type_0_item_type import (
+    FirecrawlUpdateMonitorRequestTargetsType0ItemType,
+)
+from .firecrawl_update_monitor_request_webhook_type_0 import (
+    FirecrawlUpdateMonitorRequestWebhookType0,
+)
+from .firecrawl_update_monitor_request_webhook_type_0_headers_type_0 import (
+    FirecrawlUpdateMonitorRequestWebhookType0HeadersType0,
+)
+from .firecrawl_update_monitor_request_webhook_type_0_metadata_type_0 import (
+    FirecrawlUpdateMonitorRequestWebhookType0MetadataType0,
 )
 from .firecrawl_v1_map_response import FirecrawlV1MapResponse
 from .firecrawl_v1_scrape_request import FirecrawlV1ScrapeRequest
@@ -247,6 +386,13 @@ from .get_v2_crawl_id_response_200_status import GetV2CrawlIdResponse200Status
 from .get_v2_extract_id_response_200 import GetV2ExtractIdResponse200
 from .get_v2_extract_id_response_200_sources import GetV2ExtractIdResponse200Sources
 from .get_v2_extract_id_response_200_status import GetV2ExtractIdResponse200Status
+from .get_v2_monitor_id_checks_check_id_response_200 import (
+    GetV2MonitorIdChecksCheckIdResponse200,
+)
+from .get_v2_monitor_id_checks_check_id_status import GetV2MonitorIdChecksCheckIdStatus
+from .get_v2_monitor_id_checks_response_200 import GetV2MonitorIdChecksResponse200
+from .get_v2_monitor_id_response_200 import GetV2MonitorIdResponse200
+from .get_v2_monitor_response_200 import GetV2MonitorResponse200
 from .get_v2_parse_formats_response_200 import GetV2ParseFormatsResponse200
 from .get_v2_parse_formats_response_200_data import GetV2ParseFormatsResponse200Data
 from .get_v2_parse_formats_response_200_data_formats_item import (
@@ -299,6 +445,7 @@ from .patch_user_templates_id_body_params_item_type import (
     PatchUserTemplatesIdBodyParamsItemType,
 )
 from .patch_user_templates_id_body_request import PatchUserTemplatesIdBodyRequest
+from .patch_v2_monitor_id_response_200 import PatchV2MonitorIdResponse200
 from .payment import Payment
 from .post_api_auth_sign_in_email_body import PostApiAuthSignInEmailBody
 from .post_api_auth_sign_in_email_response_200 import PostApiAuthSignInEmailResponse200
@@ -479,6 +626,8 @@ from .post_v2_extract_body import PostV2ExtractBody
 from .post_v2_extract_body_schema import PostV2ExtractBodySchema
 from .post_v2_extract_body_scrape_options import PostV2ExtractBodyScrapeOptions
 from .post_v2_extract_response_200 import PostV2ExtractResponse200
+from .post_v2_monitor_id_run_response_200 import PostV2MonitorIdRunResponse200
+from .post_v2_monitor_response_200 import PostV2MonitorResponse200
 from .post_v2_parse_body import PostV2ParseBody
 from .post_v2_parse_response_200 import PostV2ParseResponse200
 from .post_v2_search_response_200 import PostV2SearchResponse200
@@ -576,6 +725,7 @@ from .scrape_result_served_by import ScrapeResultServedBy
 from .scrape_run import ScrapeRun
 from .scrape_run_detail import ScrapeRunDetail
 from .scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
+from .scrape_run_detail_escalation_type_0_item import ScrapeRunDetailEscalationType0Item
 from .scrape_run_detail_links import ScrapeRunDetailLinks
 from .scrape_run_detail_status import ScrapeRunDetailStatus
 from .scrape_run_escalation_item import ScrapeRunEscalationItem
@@ -643,8 +793,30 @@ __all__ = (
     "DeleteV1CrawlIdResponse200",
     "DeleteV2BatchScrapeIdResponse200",
     "DeleteV2CrawlIdResponse200",
+    "DeleteV2MonitorIdResponse200",
     "ErrorBody",
     "ErrorBodyCode",
+    "FirecrawlCreateMonitorRequest",
+    "FirecrawlCreateMonitorRequestNotificationType0",
+    "FirecrawlCreateMonitorRequestNotificationType0EmailType0",
+    "FirecrawlCreateMonitorRequestSchedule",
+    "FirecrawlCreateMonitorRequestTargetsItem",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0ExtractOptions",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0ExtractOptionsSchema",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0FormatsItemType1",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0FormatsItemType1Schema",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Headers",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0JsonOptions",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0JsonOptionsSchema",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Location",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Mode",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0ParsersItemType1",
+    "FirecrawlCreateMonitorRequestTargetsItemScrapeOptionsType0Session",
+    "FirecrawlCreateMonitorRequestTargetsItemType",
+    "FirecrawlCreateMonitorRequestWebhookType0",
+    "FirecrawlCreateMonitorRequestWebhookType0HeadersType0",
+    "FirecrawlCreateMonitorRequestWebhookType0MetadataType0",
     "FirecrawlDocument",
     "FirecrawlDocumentActions",
     "FirecrawlDocumentActionsJavascriptReturnsItem",
@@ -656,9 +828,42 @@ __all__ = (
     "FirecrawlMetadata",
     "FirecrawlMetadataCacheState",
     "FirecrawlMetadataProxyUsed",
+    "FirecrawlMonitor",
+    "FirecrawlMonitorCheck",
+    "FirecrawlMonitorCheckDetail",
+    "FirecrawlMonitorCheckDetailPagesItem",
+    "FirecrawlMonitorCheckDetailSummary",
+    "FirecrawlMonitorCheckDetailTrigger",
+    "FirecrawlMonitorCheckSummary",
+    "FirecrawlMonitorCheckTrigger",
+    "FirecrawlMonitorSchedule",
+    "FirecrawlMonitorStatus",
+    "FirecrawlMonitorTargetsItem",
     "FirecrawlSearchRequest",
     "FirecrawlSearchRequestScrapeOptions",
     "FirecrawlSearchRequestSourcesItemType1",
+    "FirecrawlUpdateMonitorRequest",
+    "FirecrawlUpdateMonitorRequestNotificationType0",
+    "FirecrawlUpdateMonitorRequestNotificationType0EmailType0",
+    "FirecrawlUpdateMonitorRequestScheduleType0",
+    "FirecrawlUpdateMonitorRequestStatusType0",
+    "FirecrawlUpdateMonitorRequestTargetsType0Item",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0ExtractOptions",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0ExtractOptionsSchema",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0FormatsItemType1",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0FormatsItemType1Schema",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Headers",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0JsonOptions",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0JsonOptionsSchema",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Location",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Mode",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0ParsersItemType1",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0Session",
+    "FirecrawlUpdateMonitorRequestTargetsType0ItemType",
+    "FirecrawlUpdateMonitorRequestWebhookType0",
+    "FirecrawlUpdateMonitorRequestWebhookType0HeadersType0",
+    "FirecrawlUpdateMonitorRequestWebhookType0MetadataType0",
     "FirecrawlV1MapResponse",
     "FirecrawlV1ScrapeRequest",
     "FirecrawlV1ScrapeRequestExtractOptions",
@@ -791,6 +996,11 @@ __all__ = (
     "GetV2ExtractIdResponse200",
     "GetV2ExtractIdResponse200Sources",
     "GetV2ExtractIdResponse200Status",
+    "GetV2MonitorIdChecksCheckIdResponse200",
+    "GetV2MonitorIdChecksCheckIdStatus",
+    "GetV2MonitorIdChecksResponse200",
+    "GetV2MonitorIdResponse200",
+    "GetV2MonitorResponse200",
     "GetV2ParseFormatsResponse200",
     "GetV2ParseFormatsResponse200Data",
     "GetV2ParseFormatsResponse200DataFormatsItem",
@@ -831,6 +1041,7 @@ __all__ = (
     "PatchUserTemplatesIdBodyParamsItem",
     "PatchUserTemplatesIdBodyParamsItemType",
     "PatchUserTemplatesIdBodyRequest",
+    "PatchV2MonitorIdResponse200",
     "Payment",
     "PostApiAuthSignInEmailBody",
     "PostApiAuthSignInEmailResponse200",
@@ -941,6 +1152,8 @@ __all__ = (
     "PostV2ExtractBodySchema",
     "PostV2ExtractBodyScrapeOptions",
     "PostV2ExtractResponse200",
+    "PostV2MonitorIdRunResponse200",
+    "PostV2MonitorResponse200",
     "PostV2ParseBody",
     "PostV2ParseResponse200",
     "PostV2SearchResponse200",
@@ -1008,6 +1221,7 @@ __all__ = (
     "ScrapeRun",
     "ScrapeRunDetail",
     "ScrapeRunDetailErrorType0",
+    "ScrapeRunDetailEscalationType0Item",
     "ScrapeRunDetailLinks",
     "ScrapeRunDetailStatus",
     "ScrapeRunEscalationItem",

@@ -10,6 +10,9 @@ from ..models.scrape_run_detail_status import ScrapeRunDetailStatus
 
 if TYPE_CHECKING:
     from ..models.scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
+    from ..models.scrape_run_detail_escalation_type_0_item import (
+        ScrapeRunDetailEscalationType0Item,
+    )
     from ..models.scrape_run_detail_links import ScrapeRunDetailLinks
 
 
@@ -40,6 +43,8 @@ class ScrapeRunDetail:
         request (Any):
         result (Any): The stored result (final_url, status, headers, html or data) when it succeeded
         links (ScrapeRunDetailLinks):
+        escalation (list[ScrapeRunDetailEscalationType0Item] | None): An `auto` run's steps in order (docs/scraping.md
+            "Escalation"): engine, proxy tier, outcome, why it moved on; null for any other run
     """
 
     id: str
@@ -62,6 +67,7 @@ class ScrapeRunDetail:
     request: Any
     result: Any
     links: ScrapeRunDetailLinks
+    escalation: list[ScrapeRunDetailEscalationType0Item] | None
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
@@ -123,6 +129,16 @@ class ScrapeRunDetail:
 
         links = self.links.to_dict()
 
+        escalation: list[dict[str, Any]] | None
+        if isinstance(self.escalation, list):
+            escalation = []
+            for escalation_type_0_item_data in self.escalation:
+                escalation_type_0_item = escalation_type_0_item_data.to_dict()
+                escalation.append(escalation_type_0_item)
+
+        else:
+            escalation = self.escalation
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -147,6 +163,7 @@ class ScrapeRunDetail:
                 "request": request,
                 "result": result,
                 "links": links,
+                "escalation": escalation,
             }
         )
 
@@ -155,6 +172,9 @@ class ScrapeRunDetail:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.scrape_run_detail_error_type_0 import ScrapeRunDetailErrorType0
+        from ..models.scrape_run_detail_escalation_type_0_item import (
+            ScrapeRunDetailEscalationType0Item,
+        )
         from ..models.scrape_run_detail_links import ScrapeRunDetailLinks
 
         d = dict(src_dict)
@@ -262,6 +282,32 @@ class ScrapeRunDetail:
 
         links = ScrapeRunDetailLinks.from_dict(d.pop("links"))
 
+        def _parse_escalation(
+            data: object,
+        ) -> list[ScrapeRunDetailEscalationType0Item] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                escalation_type_0 = []
+                _escalation_type_0 = data
+                for escalation_type_0_item_data in _escalation_type_0:
+                    escalation_type_0_item = (
+                        ScrapeRunDetailEscalationType0Item.from_dict(
+                            escalation_type_0_item_data
+                        )
+                    )
+
+                    escalation_type_0.append(escalation_type_0_item)
+
+                return escalation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ScrapeRunDetailEscalationType0Item] | None, data)
+
+        escalation = _parse_escalation(d.pop("escalation"))
+
         scrape_run_detail = cls(
             id=id,
             api_key_id=api_key_id,
@@ -283,6 +329,7 @@ class ScrapeRunDetail:
             request=request,
             result=result,
             links=links,
+            escalation=escalation,
         )
 
         return scrape_run_detail

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar(
+    "T",
+    bound="FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0FormatsItemType1Schema",
+)
+
+
+@_attrs_define
+class FirecrawlUpdateMonitorRequestTargetsType0ItemScrapeOptionsType0FormatsItemType1Schema:
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_formats_item_type_1_schema = cls()
+
+        firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_formats_item_type_1_schema.additional_properties = d
+        return firecrawl_update_monitor_request_targets_type_0_item_scrape_options_type_0_formats_item_type_1_schema
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
