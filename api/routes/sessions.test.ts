@@ -12,6 +12,7 @@ import { waitFor } from '../../test/helpers/wait';
 import { createSqlPool } from '../../platform/sql';
 import { createSessionKeyring } from '../../sessions/keys';
 import { createSessionStore } from '../../sessions/store';
+import { reencryptSessions } from '../../sessions/reencrypt';
 import type { StateCookie, StorageState } from '../../scrape/cookies';
 
 const SESSION_KEY = randomBytes(32);
@@ -187,6 +188,33 @@ describe('sessions', () => {
     // Still the owner's, untouched.
     expect((await call('GET', `/sessions/${name}`)).status).toBe(200);
     await call('DELETE', `/sessions/${name}`);
+  });
+
+  it('a session under a key the service no longer has → 409 SESSION_UNREADABLE naming it, one attempt, refunded; re-encrypted with that key, it serves again', async () => {
+    const name = uniqueName('rotated');
+    const droppedKey = randomBytes(32);
+    const pool = createSqlPool(stack.databaseUrl);
+    try {
+      await createSessionStore(pool, createSessionKeyring(droppedKey), { maxBytes: MAX_BYTES, perAccount: MAX_SESSIONS }).importState(account.userId, name, {
+        cookies: [cookie('sid', site.mintSession())],
+        origins: [],
+      });
+      for (const mode of ['http', 'browser'] as const) {
+        const before = await balanceOf(stack.databaseUrl, account.userId);
+        const failed = await scrape({ url: `${site.url}/members`, mode, selectors: ['#secret'], options: { retry_count: 2 }, session: { name } });
+        expect(failed).toMatchObject({ status: 409, body: { code: 'SESSION_UNREADABLE', statusCode: 409, attempts: 1 } });
+        expect(failed.body.message).toContain(name);
+        expect(await balanceOf(stack.databaseUrl, account.userId)).toBe(before);
+      }
+      // The operator's command (sessions/reencrypt.ts) with the dropped key back among the old ones.
+      expect(await reencryptSessions(pool, createSessionKeyring(SESSION_KEY, [droppedKey]))).toMatchObject({ reencrypted: 1 });
+      const served = await scrape({ url: `${site.url}/members`, selectors: ['#secret'], session: { name } });
+      expect(texts(served.body)).toEqual([MEMBERS_SECRET]);
+    } finally {
+      await pool.close();
+      // The account holds at most SESSIONS_PER_ACCOUNT: later tests make their own.
+      await call('DELETE', `/sessions/${name}`);
+    }
   });
 
   it('limits: a state over SESSION_MAX_BYTES → 413, one session over SESSIONS_PER_ACCOUNT → 409, a malformed state → 400', async () => {
