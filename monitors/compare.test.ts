@@ -55,6 +55,14 @@ describe('monitor definitions', () => {
     expect(def.request).not.toHaveProperty('async');
   });
 
+  it('accepts mode auto: its checks run on the starting engine (a monitor check does not climb), stored without escalate', () => {
+    const def = parseMonitorBody({ ...valid, request: { url: 'https://example.com/', mode: 'auto' } }, 60_000);
+    expect(def.request).toMatchObject({ url: 'https://example.com/', mode: 'http' });
+    expect(def.request).not.toHaveProperty('escalate');
+    const browserFirst = parseMonitorBody({ ...valid, request: { url: 'https://example.com/', mode: 'auto', formats: ['screenshot'] } }, 60_000);
+    expect(browserFirst.request).toMatchObject({ mode: 'browser' });
+  });
+
   it('refuses intervals under the minimum, bad regexes and cron, and compare without its output', () => {
     expect(failure({ ...valid, schedule: { every: '30s' } })).toMatchObject({ code: 'VALIDATION_FAILED', messages: ['schedule.every must be at least 60s (MONITOR_MIN_INTERVAL_MS)'] });
     expect(failure({ ...valid, ignore: { patterns: ['(unclosed'] } })).toMatchObject({ code: 'VALIDATION_FAILED' });
