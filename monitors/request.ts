@@ -138,7 +138,10 @@ export function validateDefinition(input: { name: string; request: unknown; sche
   const parsed = parseScrapeRequest(input.request);
   if (parsed.async) throw new AppError('VALIDATION_FAILED', ['request.async is not allowed: every check runs on its own schedule']);
   if (parsed.webhook) throw new AppError('VALIDATION_FAILED', ['request.webhook is not allowed: a monitor delivers monitor.* events to the account\'s webhook endpoints']);
-  const { async: _async, ...request } = parsed;
+  // `auto` resolves to its starting engine with `escalate: true`; a check runs the scrape steps
+  // (no climbing, as a flow's scrape node), so the definition keeps the starting engine only —
+  // and can be parsed again below and at every check.
+  const { async: _async, escalate: _escalate, ...request } = parsed;
   const problems: string[] = [];
   if ('every' in input.schedule) {
     const ms = everyMs(input.schedule.every)!;
