@@ -1,11 +1,11 @@
 /**
- * The log redaction list (platform/logger.ts) covers the model's key and Stripe's secrets (issue
- * 37): a configuration logged whole shows none of them.
+ * The log redaction list (platform/logger.ts) covers every secret of the configuration (issue 37):
+ * a configuration logged whole shows none of them.
  */
 import { Writable } from 'node:stream';
 import { createLogger } from './logger';
 
-it('redacts LLM_API_KEY and the STRIPE_* secrets of a logged configuration', () => {
+it('redacts every secret of a logged configuration: LLM_API_KEY, STRIPE_*, the payload keys, the operator token, the local payment secret, SMTP_URL', () => {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,7 +14,16 @@ it('redacts LLM_API_KEY and the STRIPE_* secrets of a logged configuration', () 
     },
   });
   const logger = createLogger({ level: 'info', destination });
-  const secrets = { LLM_API_KEY: 'sk-llm-secret-1', STRIPE_SECRET_KEY: 'sk_live_secret-2', STRIPE_WEBHOOK_SECRET: 'whsec_secret-3' };
+  const secrets = {
+    LLM_API_KEY: 'sk-llm-secret-1',
+    STRIPE_SECRET_KEY: 'sk_live_secret-2',
+    STRIPE_WEBHOOK_SECRET: 'whsec_secret-3',
+    TEMPORAL_PAYLOAD_KEY: 'payload-key-secret-4',
+    TEMPORAL_PAYLOAD_KEYS_OLD: 'old-payload-key-secret-5',
+    OPERATOR_TOKEN: 'operator-token-secret-6',
+    LOCAL_PAYMENT_SECRET: 'local-payment-secret-7',
+    SMTP_URL: 'smtp://user:smtp-password-8@mail.example.test',
+  };
   logger.info({ config: { ...secrets, LLM_MODEL: 'visible-model' } }, 'configuration');
   const output = lines.join('');
   expect(output).toContain('visible-model');
