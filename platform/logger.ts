@@ -24,6 +24,13 @@ export const REDACTED_PATHS = [
   'config.LLM_API_KEY',
   'config.STRIPE_SECRET_KEY',
   'config.STRIPE_WEBHOOK_SECRET',
+  // The Temporal payload keys, the codec server's credential, the local payment signer, and the
+  // SMTP URL (it carries the mail account's password).
+  'config.TEMPORAL_PAYLOAD_KEY',
+  'config.TEMPORAL_PAYLOAD_KEYS_OLD',
+  'config.OPERATOR_TOKEN',
+  'config.LOCAL_PAYMENT_SECRET',
+  'config.SMTP_URL',
 ];
 
 export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream }): Logger {
