@@ -159,7 +159,3 @@ export function poolFor(pools: ProxyPools, tier: ProxyTierName, country?: string
   return country ? byCountry[country.toLowerCase()] : byCountry[DEFAULT_COUNTRY];
 }
 
-/** Whether any tier has a pool for any country (PROXY_URLS alone counts: it is `basic.default`): scrapes may then go through a proxy. */
-export function hasProxyPools(pools: ProxyPools): boolean {
-  return Object.values(pools).some((byCountry) => Object.values(byCountry ?? {}).some((list) => list.length > 0));
-}

@@ -4,7 +4,6 @@
  * the name the table gives (`pageActivities`); the workflows call those names.
  */
 import type { Config } from '../platform/config';
-import { hasProxyPools } from '../platform/proxy-endpoints';
 import type { Logger } from '../platform/logger';
 import { SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode } from './engines';
 import type { ScrapeCallOptions, ScrapeResult } from './types';
@@ -34,9 +33,6 @@ export const ENGINE_IMPLEMENTATIONS = {
       spareContexts: config.BROWSER_SPARE_CONTEXTS,
       recyclePages: config.BROWSER_RECYCLE_PAGES,
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
-      // Any pool of any tier (PROXY_TIERS, PROXY_URLS as basic.default): without the egress chaining
-      // a context to its upstream, the browser would go direct whatever tier the step names.
-      upstreamProxies: hasProxyPools(config.PROXY_TIERS),
       formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }),
       onEvent: (event) => logger.info({ event }, 'browser pool'),
     }),

@@ -229,8 +229,8 @@ describe('through local proxies', () => {
     let strict: BrowserPool;
     beforeAll(() => {
       if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it or set CHROMIUM_PATH`);
-      pool = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, maxConcurrency: 2, spareContexts: 1, upstreamProxies: true });
-      strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false, maxConcurrency: 1, spareContexts: 0, upstreamProxies: true });
+      pool = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: true, maxConcurrency: 2, spareContexts: 1 });
+      strict = createBrowserPool({ executablePath: CHROMIUM, allowPrivateTargets: false, maxConcurrency: 1, spareContexts: 0 });
     });
     afterAll(async () => {
       await pool?.close();

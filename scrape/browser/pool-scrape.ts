@@ -69,8 +69,9 @@ export function createPoolScrapes(options: BrowserPoolOptions, deps: { slots: Sl
       pending.catch(() => undefined);
       prepared = await Promise.race([pending, aborted]);
       signal.throwIfAborted();
-      // A proxy asked of a pool started without upstream chaining would silently go direct: refuse.
-      if (call.proxy && !prepared.egressToken) throw new AppError('INTERNAL', `the browser pool was started without upstream proxies: cannot go through proxy ${call.proxy.id}`);
+      // Every context has egress credentials (the egress proxy runs from the first launch): one
+      // without them would send a proxied scrape direct, so refuse rather than go direct.
+      if (call.proxy && !prepared.egressToken) throw new AppError('INTERNAL', `the browser context has no egress credentials: cannot go through proxy ${call.proxy.id}`);
       if (prepared.egressToken) chromium.proxy?.assign(prepared.egressToken, call.proxy ?? null, call.isBlacklisted);
       const context = prepared.context;
       await Promise.race([applyStartingState(context, starting), aborted]);

@@ -67,12 +67,6 @@ export interface BrowserPoolOptions {
   onEvent?: (event: BrowserPoolEvent) => void;
   /** Test hook: address classifier (default `isPrivateAddress`). */
   isPrivate?: AddressPolicy;
-  /**
-   * PROXY_URLS is set: scrapes may go through an upstream proxy (`ScrapeCallOptions.proxy`). The
-   * egress proxy runs whatever `allowPrivateTargets` says, and every context carries its own
-   * credentials there, so the egress knows each context's upstream and blacklist (egress-proxy.ts).
-   */
-  upstreamProxies?: boolean;
   /** Test hook: the RSS reading for the Chromium whose browser process is `pid` (default: from /proc). */
   readRss?: (pid: number) => Promise<number | null>;
 }
