@@ -9,6 +9,22 @@ import { scrapeCreditKeys } from './credit-keys';
 import { FINISHED_COLUMNS, type FinishedRun, LIVE, type RunFailure, type RunSql } from './run-rows';
 import { blockedByOfFailure } from './run-attempts';
 
+/** Notes on a run's error that its credit went back. */
+const MARK_REFUNDED = `UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`;
+
+type RunTransaction = Parameters<Parameters<RunSql['transaction']>[0]>[0];
+
+/** Runs `work` in one transaction, again (three tries in all) when a refund racing it aborted it. */
+async function transactionRetried<R>(sql: RunSql, work: (tx: RunTransaction) => Promise<R>): Promise<R> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sql.transaction(work);
+    } catch (error) {
+      if (attempt >= 3 || sqlState(error) === undefined) throw error;
+    }
+  }
+}
+
 export function runCancelStatements(sql: RunSql, byId: (runId: string) => Promise<FinishedRun | null>) {
   return {
     /** Records a cancellation (a flow run cancelled mid-scrape); false when already finished. */
@@ -37,25 +53,18 @@ export function runCancelStatements(sql: RunSql, byId: (runId: string) => Promis
       const refundIn = async (db: SqlClient & { query<T>(text: string, values?: unknown[]): Promise<T[]> }) => {
         const refund = await refundCredit(db, { debitKey });
         const refunded = refund.applied || (await isRefunded(db, debitKey));
-        if (refunded) await db.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
+        if (refunded) await db.query(MARK_REFUNDED, [runId]);
         return refund.applied;
       };
-      let outcome: { cancelled: boolean; refundApplied: boolean } | undefined;
-      for (let attempt = 1; !outcome; attempt++) {
-        try {
-          outcome = await sql.transaction(async (tx) => {
-            const rows = await tx.query(
-              `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
-              [runId, jsonbText({ code: failure.code, message: failure.message, refunded: false })],
-            );
-            if (rows.length === 0) return { cancelled: false, refundApplied: false };
-            return { cancelled: true, refundApplied: await refundIn(tx) };
-          });
-        } catch (error) {
-          // A refund racing this one (a failed attempt's settle) aborted the transaction: again.
-          if (attempt >= 3 || sqlState(error) === undefined) throw error;
-        }
-      }
+      // A refund racing this one (a failed attempt's settle) aborts the transaction: tried again.
+      const outcome = await transactionRetried(sql, async (tx) => {
+        const rows = await tx.query(
+          `UPDATE scrape_run SET status = 'cancelled', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING id`,
+          [runId, jsonbText({ code: failure.code, message: failure.message, refunded: false })],
+        );
+        if (rows.length === 0) return { cancelled: false, refundApplied: false };
+        return { cancelled: true, refundApplied: await refundIn(tx) };
+      });
       const run = await byId(runId);
       if (outcome.cancelled || run?.status !== 'cancelled' || (run.error as { refunded?: boolean } | null)?.refunded === true) return { ...outcome, run };
       // Cancelled before, and not refunded then: a debit that came after that cancel is refunded now.
@@ -73,30 +82,24 @@ export function runCancelStatements(sql: RunSql, byId: (runId: string) => Promis
      */
     async failAndRefund(runId: string, failure: RunFailure): Promise<{ run: FinishedRun | null; refundApplied: boolean }> {
       const debitKey = scrapeCreditKeys.debit(runId);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await sql.transaction(async (tx) => {
-            const [row] = await tx.query<{ status: string }>(`SELECT status::text AS status FROM scrape_run WHERE id = $1 FOR UPDATE`, [runId]);
-            if (row && (row.status === 'succeeded' || row.status === 'cached')) return { run: null, refundApplied: false };
-            const refund = await refundCredit(tx, { debitKey });
-            const refunded = refund.applied || (await isRefunded(tx, debitKey));
-            const rows = await tx.query<FinishedRun>(
-              `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
-              [runId, jsonbText({ code: failure.code, message: failure.message, refunded, ...blockedByOfFailure(failure) })],
-            );
-            if (!rows[0] && refund.applied) await tx.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
-            return { run: rows[0] ?? null, refundApplied: refund.applied };
-          });
-        } catch (error) {
-          // A refund racing this one (a cancel) aborted the transaction: again.
-          if (attempt >= 3 || sqlState(error) === undefined) throw error;
-        }
-      }
+      // A refund racing this one (a cancel) aborts the transaction: tried again.
+      return transactionRetried(sql, async (tx) => {
+        const [row] = await tx.query<{ status: string }>(`SELECT status::text AS status FROM scrape_run WHERE id = $1 FOR UPDATE`, [runId]);
+        if (row && (row.status === 'succeeded' || row.status === 'cached')) return { run: null, refundApplied: false };
+        const refund = await refundCredit(tx, { debitKey });
+        const refunded = refund.applied || (await isRefunded(tx, debitKey));
+        const rows = await tx.query<FinishedRun>(
+          `UPDATE scrape_run SET status = 'failed', error = $2::jsonb, "finishedAt" = now() WHERE id = $1 AND status IN ${LIVE} RETURNING ${FINISHED_COLUMNS}`,
+          [runId, jsonbText({ code: failure.code, message: failure.message, refunded, ...blockedByOfFailure(failure) })],
+        );
+        if (!rows[0] && refund.applied) await tx.query(MARK_REFUNDED, [runId]);
+        return { run: rows[0] ?? null, refundApplied: refund.applied };
+      });
     },
 
     /** Notes on a finished run's error that its credit went back (a cancel's refund comes after the cancel). */
     async markRefunded(runId: string): Promise<void> {
-      await sql.query(`UPDATE scrape_run SET error = jsonb_set(COALESCE(error, '{}'::jsonb), '{refunded}', 'true'::jsonb) WHERE id = $1`, [runId]);
+      await sql.query(MARK_REFUNDED, [runId]);
     },
 
     /**
