@@ -10,7 +10,7 @@ import { AppError } from '../platform/errors';
 import { absoluteHttpUrl } from '../platform/zod-messages';
 import { webhookSpecSchema } from '../webhooks/spec';
 import { issueMessage } from '../platform/validate';
-import { type ScrapeRequest, parseScrapeRequest, scrapeCost } from '../scrape/request';
+import { type ScrapeRequest, asSentScrapeRequest, parseScrapeRequest, scrapeCost } from '../scrape/request';
 import { normalizeUrl, scopeProblems } from './url';
 import type { ScrapeRequestPayload } from '../scrape/request';
 import type { EscalationStep } from '../scrape/proxy-tiers';
@@ -89,10 +89,8 @@ function pageScrape(scrape: Record<string, unknown>, url: string, followLinks: b
   }
   let parsed: ScrapeRequest;
   try {
-    // A request parsed once already in `auto` mode (its starting engine with `escalate: true`,
-    // scrape/request.ts) is parsed again as what the caller sent: `mode: "auto"`.
-    const { escalate, ...sent } = scrape;
-    parsed = parseScrapeRequest({ ...sent, ...(escalate === true ? { mode: 'auto' } : {}), url, async: false, webhook: undefined });
+    // A request parsed once already in `auto` mode is parsed again as what the caller sent.
+    parsed = parseScrapeRequest({ ...asSentScrapeRequest(scrape), url, async: false, webhook: undefined });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const messages = Array.isArray(error.messages) ? error.messages : [error.messages];

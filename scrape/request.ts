@@ -333,6 +333,16 @@ function autoStartEngine(raw: Record<string, unknown>, method: string): ScrapeMo
   return SCRAPE_MODES.find((mode) => fields.every((field) => SCRAPE_ENGINES[mode].supports[field])) ?? 'http';
 }
 
+/**
+ * The inverse of the `auto` resolution below: a parsed request as its caller sent it, to be parsed
+ * again (a crawl's page request, a Firecrawl monitor's target): its starting engine with
+ * `escalate: true` is `mode: "auto"` again (a caller may not send `escalate` itself).
+ */
+export function asSentScrapeRequest(request: Record<string, unknown>): Record<string, unknown> {
+  const { escalate, ...sent } = request;
+  return escalate === true ? { ...sent, mode: 'auto' } : sent;
+}
+
 /** `mode: "auto"` → its starting engine with `escalate: true`; any other mode as it is. */
 function resolveAutoMode(parsed: ParsedScrapeRequest): ScrapeRequest {
   if (parsed.mode !== 'auto') return parsed as ScrapeRequest;

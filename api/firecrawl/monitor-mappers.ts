@@ -16,6 +16,7 @@ import { parseBody } from '../../platform/validate';
 import type { MonitorCheckRow, MonitorRow } from '../../monitors/store';
 import { type MonitorCompare, type MonitorSchedule, everyMs } from '../../monitors/request';
 import { firecrawlScrapeOptionsSchema, toScrapeRequest } from './scrape-options';
+import { asSentScrapeRequest } from '../../scrape/request';
 
 const scheduleSchema = z.looseObject({
   cron: z.string().max(200).nullish(),
@@ -140,19 +141,9 @@ export function targetOf(targets: z.output<typeof targetSchema>[]): MappedTarget
   const options = target.scrapeOptions ?? {};
   const mapped = toScrapeRequest(urls[0], options, 'targets[0].scrapeOptions.');
   const compare: MonitorCompare = mapped.wanted.formats.includes('json') ? 'json' : 'markdown';
-  return { request: asSent(mapped.request), compare };
-}
-
-/**
- * A parsed request as a monitor can take it: an `auto` request (the Firecrawl routes' default) is
- * parsed as its starting engine with `escalate: true`, which the monitor definition's own
- * validation refuses (monitors/request.ts parses the request twice, and a caller may not send
- * `escalate`). A check runs on that starting engine (http, or the browser when an option needs
- * one); it does not escalate (docs/firecrawl.md "Monitors").
- */
-export function asSent(request: Record<string, unknown>): Record<string, unknown> {
-  const { escalate: _escalate, ...sent } = request;
-  return sent;
+  // An `auto` request (the Firecrawl routes' default) goes as `mode: "auto"`: the monitor keeps its
+  // starting engine, and a check does not escalate (docs/firecrawl.md "Monitors").
+  return { request: asSentScrapeRequest(mapped.request), compare };
 }
 
 /** What we cannot do is refused, never dropped: per-monitor e-mail, the model judge, custom webhook headers. */

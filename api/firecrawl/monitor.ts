@@ -27,6 +27,7 @@ import { createMonitorSchedules } from '../monitor-schedules';
 import type { AppDeps } from '../deps';
 import { FIRECRAWL_CREDENTIALS, FIRECRAWL_ERROR_RESPONSES } from './schemas';
 import { ensureMonitorEndpoint, monitorEndpoint } from './monitor-webhook';
+import { asSentScrapeRequest } from '../../scrape/request';
 import {
   type CheckRun,
   createMonitorSchema,
@@ -38,7 +39,6 @@ import {
   firecrawlMonitorSchema,
   parseCreateMonitor,
   parseUpdateMonitor,
-  asSent,
   refuseUnsupported,
   scheduleOf,
   targetOf,
@@ -162,8 +162,8 @@ export function firecrawlMonitorRouteTable(deps: AppDeps): Route[] {
         const patch = {
           ...(body.name ? { name: body.name } : {}),
           ...(schedule ? { schedule } : {}),
-          // The request always goes: the native route validates the whole definition again (without `escalate`, see asSent).
-          ...(target ? { request: target.request, compare: target.compare } : { request: asSent(row.request as Record<string, unknown>) }),
+          // The request always goes: the native route validates the whole definition again (an `auto` request as `mode: "auto"`: asSentScrapeRequest).
+          ...(target ? { request: target.request, compare: target.compare } : { request: asSentScrapeRequest(row.request as Record<string, unknown>) }),
         };
         if (body.webhook) await ensureMonitorEndpoint(deps, auth.userId, body.webhook.url);
         await call(nativePatch, input, row.id, patch);
