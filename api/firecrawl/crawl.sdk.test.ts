@@ -9,8 +9,6 @@
  * Firecrawl-shaped events, signed.
  */
 import { createHmac } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import Stripe from 'stripe';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { type CrawlSite, startCrawlSite } from '../../test/fixtures/crawl-site';
@@ -19,8 +17,7 @@ import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../../test/helpers/webhook-receiver';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(600_000);
 
@@ -28,11 +25,11 @@ let site: CrawlSite;
 let receiver: EventReceiver;
 let stack: Stack;
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 let webhookSecret: string;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython({ maxBuffer: 256 * 1024 * 1024 });
   [site, receiver] = await Promise.all([startCrawlSite(), startEventReceiver()]);
   stack = await startStack({ env: { WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1', WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_INTERVAL_MS: '200', WEBHOOK_RETRY_WINDOW_MS: '8000' } });
   account = await createAccount(stack.baseUrl);
@@ -51,27 +48,9 @@ beforeEach(async () => {
   site.setPageDelay(0);
 });
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 /** One call of the Python SDK (test/firecrawl/py_sdk.py), its outcome parsed. */
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}, client: 'v1' | 'v2' = 'v2'): Promise<PyOutcome> {
-  const spec = { apiUrl: stack.baseUrl, apiKey: account.apiKey, client, method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl: stack.baseUrl, apiKey: account.apiKey, client, method, args, kwargs });
 }
 
 const js = () => new Firecrawl({ apiKey: account.apiKey, apiUrl: stack.baseUrl });

@@ -7,17 +7,14 @@
  * the search refunded when the backend is down; a second API without SEARXNG_ENDPOINT refuses with
  * SEARCH_NOT_CONFIGURED before anything is charged.
  */
-import { execFile } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { listenOnLoopback } from '../../platform/free-port';
 import { type SearxngFixture, startSearxngFixture } from '../../test/fixtures/searxng/server';
 import { type FakeLlm, startFakeLlm } from '../../test/helpers/fake-llm';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(600_000);
 
@@ -35,10 +32,10 @@ let llm: FakeLlm;
 let stack: Stack;
 let noSearch: { baseUrl: string; stop(): Promise<void> };
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   server = http.createServer((req, res) => {
     const page = PAGES[req.url ?? ''];
     if (!page) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -64,26 +61,8 @@ beforeEach(async () => {
   await setBalance(stack.databaseUrl, account.userId, START);
 });
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}, apiUrl = stack.baseUrl): Promise<PyOutcome> {
-  const spec = { apiUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs });
 }
 
 const pricing = async () =>

@@ -9,7 +9,6 @@
  * The ledger: each page its scrape's price, the model step its format's price, refunded when
  * the model fails; nothing for a refused request.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +21,7 @@ import { waitFor } from '../../test/helpers/wait';
 import { type FakeLlm, startFakeLlm } from '../../test/helpers/fake-llm';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(600_000);
 
@@ -51,10 +49,10 @@ let llm: FakeLlm;
 let stack: Stack;
 let noModel: { baseUrl: string; stop(): Promise<void> };
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   server = http.createServer((req, res) => {
     if (req.url === '/paper.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'documents', 'latex-paper.pdf')));
     const page = PAGES[req.url ?? ''];
@@ -81,26 +79,8 @@ beforeEach(async () => {
   await setBalance(stack.databaseUrl, account.userId, START);
 });
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}, apiUrl = stack.baseUrl): Promise<PyOutcome> {
-  const spec = { apiUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs });
 }
 
 const js = (apiUrl = stack.baseUrl) => new Firecrawl({ apiKey: account.apiKey, apiUrl });

@@ -7,17 +7,14 @@
  * test changes, and its `monitor.changed` event reaches the webhook the monitor was created with.
  * The ledger: each check is its scrape's price; refused requests cost nothing and leave nothing.
  */
-import { execFile } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { listenOnLoopback } from '../../platform/free-port';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { type EventReceiver, startEventReceiver } from '../../test/helpers/webhook-receiver';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(600_000);
 
@@ -31,10 +28,10 @@ let pageUrl: string;
 let receiver: EventReceiver;
 let stack: Stack;
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   fixture = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Prices</title></head><body><main><h1>Prices</h1><p>Widget: ${page.price}</p></main></body></html>`);
@@ -55,27 +52,9 @@ beforeEach(async () => {
   await setBalance(stack.databaseUrl, account.userId, START);
 });
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 /** One call of the Python SDK (test/firecrawl/py_sdk.py), its outcome parsed. */
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}): Promise<PyOutcome> {
-  const spec = { apiUrl: stack.baseUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl: stack.baseUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs });
 }
 
 const js = () => new Firecrawl({ apiKey: account.apiKey, apiUrl: stack.baseUrl });

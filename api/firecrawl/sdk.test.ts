@@ -8,15 +8,12 @@
  * target one on 127.0.0.1. After each call the ledger says what was charged: one debit per
  * page, the same as the native route, and a refund for work not delivered.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type PublicAddress, addPublicAddress } from '../../test/helpers/public-address';
 import { type Stack, startStack } from '../../test/helpers/stack';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(300_000);
 
@@ -25,10 +22,10 @@ let site: FixtureServer;
 let loopback: FixtureServer;
 let stack: Stack;
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   address = await addPublicAddress();
   [site, loopback] = await Promise.all([startFixtureServer({ host: address.address }), startFixtureServer()]);
   stack = await startStack({ privateTargetGuard: true });
@@ -67,27 +64,9 @@ async function expectOneDebit(runId: string, cost: number, mode: string) {
   expect(await runRow(runId)).toMatchObject({ status: 'succeeded', mode, cost });
 }
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 /** One call of the Python SDK (test/firecrawl/py_sdk.py), its outcome parsed. */
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}, options: { client?: 'v1' | 'v2'; apiKey?: string } = {}): Promise<PyOutcome> {
-  const spec = { apiUrl: stack.baseUrl, apiKey: options.apiKey ?? account.apiKey, client: options.client ?? 'v2', method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop()!) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl: stack.baseUrl, apiKey: options.apiKey ?? account.apiKey, client: options.client ?? 'v2', method, args, kwargs });
 }
 
 const js = () => new Firecrawl({ apiKey: account.apiKey, apiUrl: stack.baseUrl });

@@ -7,7 +7,6 @@
  * The ledger after each call: exactly the price /pricing lists, refunds on failure, nothing for a
  * refused request.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
@@ -16,8 +15,7 @@ import { type FakeLlm, startFakeLlm } from '../../test/helpers/fake-llm';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(600_000);
 
@@ -29,10 +27,10 @@ let llm: FakeLlm;
 let stack: Stack;
 let noModel: { baseUrl: string; stop(): Promise<void> };
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   [site, llm] = await Promise.all([startCrawlSite(), startFakeLlm()]);
   stack = await startStack({ env: { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fixture-model' } });
   noModel = await stack.startSecondApi({ LLM_BASE_URL: '', LLM_MODEL: '' });
@@ -52,27 +50,9 @@ beforeEach(async () => {
   await setBalance(stack.databaseUrl, account.userId, START);
 });
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 /** One call of the Python SDK (test/firecrawl/py_sdk.py), its outcome parsed. */
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}, apiUrl = stack.baseUrl): Promise<PyOutcome> {
-  const spec = { apiUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs });
 }
 
 const js = (apiUrl = stack.baseUrl) => new Firecrawl({ apiKey: account.apiKey, apiUrl });

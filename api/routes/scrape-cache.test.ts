@@ -7,16 +7,13 @@
  * (@mendable/firecrawl-js 4.42.0, firecrawl-py 4.55.0, run as api/firecrawl/sdk.test.ts does) see
  * `metadata.cacheState`; crawl and batch pages are taken from the cache.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { type FixtureServer, startFixtureServer } from '../../test/fixtures/server';
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { request } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(300_000);
 
@@ -24,10 +21,10 @@ let site: FixtureServer;
 let stack: Stack;
 let account: TestAccount;
 let other: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   site = await startFixtureServer();
   stack = await startStack();
   [account, other] = await Promise.all([createAccount(stack.baseUrl), createAccount(stack.baseUrl)]);
@@ -172,26 +169,9 @@ async function lastFinished(url: string): Promise<number> {
   return row!.at.getTime();
 }
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: Body;
-  message?: string;
-}
-
 /** One call of the Python SDK (test/firecrawl/py_sdk.py), its outcome parsed. */
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}): Promise<PyOutcome> {
-  const spec = { apiUrl: stack.baseUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop()!) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl: stack.baseUrl, apiKey: account.apiKey, client: 'v2', method, args, kwargs });
 }
 
 describe('Firecrawl SDKs: maxAge and metadata.cacheState', () => {

@@ -6,7 +6,6 @@
  * SearXNG's documented JSON); its results point at the crawl fixture site on loopback, so
  * scraping them is real. Each search's ledger is checked against GET /pricing.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,8 +17,7 @@ import { type SearxngFixture, type SearxngResultInput, startSearxngFixture } fro
 import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql } from '../../test/helpers/accounts';
 import { call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensurePythonTools } = require('../../scripts/python-tools.cjs') as { ensurePythonTools: (log: (line: string) => void) => string };
+import { type PyCall, type PyOutcome, firecrawlPython } from '../../test/helpers/firecrawl-py';
 
 jest.setTimeout(600_000);
 
@@ -29,12 +27,12 @@ let site: CrawlSite;
 let searx: SearxngFixture;
 let stack: Stack;
 let account: TestAccount;
-let python: string;
+let runPy: (call: PyCall) => Promise<PyOutcome>;
 let searchPrice: number;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  python = path.join(ensurePythonTools((line) => console.log(line)), 'python');
+  runPy = firecrawlPython();
   [site, searx] = await Promise.all([startCrawlSite(), startSearxngFixture({ pageSize: 10 })]);
   stack = await startStack({ env: { SEARXNG_ENDPOINT: `${searx.url}/`, SEARXNG_ENGINES: 'duckduckgo,brave', BLACKLIST_HOSTS: 'blocked.localhost' } });
   account = await createAccount(stack.baseUrl);
@@ -68,26 +66,8 @@ async function ledgerOfSearch(searchId: string, batchId?: string) {
   return { own, pages };
 }
 
-interface PyOutcome {
-  ok: boolean;
-  type: string;
-  value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: number | null;
-  message?: string;
-}
-
 function py(method: string, args: unknown[], kwargs: Record<string, unknown> = {}, client: 'v1' | 'v2' = 'v2', apiUrl = stack.baseUrl): Promise<PyOutcome> {
-  const spec = { apiUrl, apiKey: account.apiKey, client, method, args, kwargs };
-  return new Promise((resolve, reject) => {
-    execFile(python, [path.join(__dirname, '..', '..', 'test', 'firecrawl', 'py_sdk.py'), JSON.stringify(spec)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`py_sdk.py failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as PyOutcome);
-      } catch {
-        reject(new Error(`py_sdk.py printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runPy({ apiUrl, apiKey: account.apiKey, client, method, args, kwargs });
 }
 
 describe('POST /search (native)', () => {
