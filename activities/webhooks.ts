@@ -9,7 +9,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import { emitEvents } from '../webhooks/events';
-import { firecrawlDocumentOfRun } from '../scrape/firecrawl-document';
+import { SCRAPE_RUN_RECORD_SELECT, firecrawlDocumentOfRun } from '../scrape/firecrawl-document';
 import type { WebhookSender } from '../webhooks/deliver';
 import type { WebhookSettings } from '../webhooks/settings';
 import type { EmittedWebhookEvents } from '../workflows/definitions';
@@ -28,7 +28,7 @@ export function createWebhookEmitActivities(deps: WebhookEmitDeps) {
   return {
     async emitWebhookEvents(input: { sources: WebhookEventSource[] }): Promise<EmittedWebhookEvents> {
       const deliveryIds = await emitEvents(deps.db, input.sources, async (runId, wanted) => {
-        const run = await deps.db.scrapeRun.findUnique({ where: { id: runId }, select: { id: true, url: true, httpStatus: true, cost: true, result: true, escalation: true } });
+        const run = await deps.db.scrapeRun.findUnique({ where: { id: runId }, select: SCRAPE_RUN_RECORD_SELECT });
         return run ? ((await firecrawlDocumentOfRun(deps.db, run, wanted)) as unknown as Record<string, unknown>) : null;
       });
       return { deliveryIds, taskQueue: deps.webhookDeliveryQueue, retry: deps.webhooks.retry };

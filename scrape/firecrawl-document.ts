@@ -213,6 +213,13 @@ export interface ScrapeRunRecord {
   escalation?: unknown;
 }
 
+/**
+ * The columns of `scrape_run` a document is made of, for a reader that selects columns (the page
+ * webhooks; the status routes read whole rows): without `status` and `cachedAt` a page answered
+ * from the results cache would say `cacheState: miss` in its event and `hit` on the status route.
+ */
+export const SCRAPE_RUN_RECORD_SELECT = { id: true, url: true, httpStatus: true, cost: true, result: true, status: true, cachedAt: true, escalation: true } as const;
+
 /** The output fields a document may show, read from a run's stored result. */
 const DOCUMENT_SOURCE_FIELDS = ['markdown', 'html', 'rawHtml', 'links', 'metadata', 'json', 'summary', 'changeTracking', 'actions'] as const;
 

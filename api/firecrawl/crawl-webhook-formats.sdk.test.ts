@@ -77,4 +77,23 @@ describe('Firecrawl webhooks carry every format asked for', () => {
     expect(Object.keys(sent).sort()).toEqual([...EVERY_FIELD].sort());
     expect(sent).toEqual(answered);
   });
+
+  it('batch_scrape.page of a page answered from the results cache says so: cacheState hit, cachedAt, 0 credits', async () => {
+    const url = `${site.url}/products?cached=${Date.now()}`;
+    const first = await js().scrape(url, { formats: ['markdown'], maxAge: 600_000 });
+    expect(first.metadata).toMatchObject({ cacheState: 'miss' });
+    receiver.setSecret('/cached-page', webhookSecret);
+    const started = await js().startBatchScrape([url], {
+      options: { formats: ['markdown'], maxAge: 600_000 },
+      webhook: { url: `${receiver.origin}/cached-page`, events: ['page'] },
+    });
+    const pageEvent = await waitFor('the batch_scrape.page event', () => {
+      const mine = receiver.received.find((d) => d.path === '/cached-page' && (d.event as { id?: string }).id === started.id);
+      return Promise.resolve(mine);
+    }, 120_000);
+    const sent = (pageEvent.event as { data: Document[] }).data[0]!;
+    expect(sent.metadata).toMatchObject({ sourceURL: url, cacheState: 'hit', creditsUsed: 0 });
+    expect(Date.parse((sent.metadata as { cachedAt?: string }).cachedAt ?? '')).toBeGreaterThan(0);
+    expect(sent.markdown).toBe(first.markdown);
+  });
 });
