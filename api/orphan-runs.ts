@@ -11,7 +11,10 @@
  * from visibility). A lane lists a batch's runs in the workflow task that first sees its Signal,
  * before any of them starts; a Signal that was never written was lost with the API process that
  * sent it. One that was written but is still unseen after `graceMs` (the lane's task held up
- * that long) is failed all the same, and harmlessly: its runs are then found finished.
+ * that long on a loaded machine) shows as a workflow task pending on the lane (a Signal written
+ * to history always schedules one): its runs are left for a later sweep, not failed, so a slow
+ * lane does not turn good runs into failures. Unlisted runs of a lane with no task pending are
+ * failed (a start or Signal slower than that still finds them finished: harmless).
  *
  * A crawl's page runs are not looked at (scrape/runs.ts `queuedSince`): the crawl workflow
  * records them itself, and one may wait queued for its host's politeness delay, up to 60 s.
@@ -61,7 +64,10 @@ export function createOrphanRunReaper(deps: { runs: ScrapeRunStore; temporal: Pi
         continue;
       }
       const listed = new Set(description.typedSearchAttributes.get(SEARCH_ATTRIBUTE_KEYS.scrapeRunIds) ?? []);
-      await fail(workflowId, runIds.filter((id) => !listed.has(id)));
+      const unlisted = runIds.filter((id) => !listed.has(id));
+      // A pending task may carry the Signal that lists them: look again next sweep.
+      if (unlisted.length > 0 && description.raw.pendingWorkflowTask) continue;
+      await fail(workflowId, unlisted);
     }
     return failed;
   }
