@@ -28,7 +28,9 @@ function runStep(job: ScrapeJob, index: number, browserQueue: string): Promise<S
   const step = job.escalation![index]!;
   const options = { scheduleToCloseTimeout: SCRAPE_SCHEDULE_TO_CLOSE_MS, retry: scrapeRetryPolicy(job.request.options.retry_count) };
   const engine = SCRAPE_ENGINES[step.engine];
-  if (engine.placement === 'with-workflow') return proxyActivities<Activities>(options).scrapeStep({ scrape: job, step: index });
+  // Both heartbeat: a crawl's cancel reaches the step's fetch within one (not at its end), and a
+  // worker that died is noticed in 10 s. (Activity options are not part of replay's command check.)
+  if (engine.placement === 'with-workflow') return proxyActivities<Activities>({ ...options, heartbeatTimeout: '10 seconds' }).scrapeStep({ scrape: job, step: index });
   return proxyActivities<PageActivities>({ ...options, taskQueue: engineQueueBeside(browserQueue, step.engine), heartbeatTimeout: '10 seconds' })[engine.activity]!(jobStepInput(job, index));
 }
 

@@ -17,6 +17,9 @@ import { type ScrapeActivityDeps, scrapeOnce, settleFailedScrape, toFailure } fr
 import type { FailedScrape, ScrapeActivityInput } from '../../workflows/activities';
 import type { Engine } from '../../scrape/request';
 
+/** How often a regular `scrapeStep` heartbeats (its workflow's heartbeat timeout is 10 s: workflows/crawl-escalation.ts). */
+const STEP_HEARTBEAT_MS = 2000;
+
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
   // An `auto` run starts on its first step and pays when it succeeds (docs/scraping.md "Escalation").
   if (job.escalation) return jobStepInput(job, 0);
@@ -53,11 +56,21 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { engines
       return scrapeOnce(deps, engineFor(input.scrape), activityInput(input.scrape), 1 + ctx.info.attempt, ctx.cancellationSignal);
     },
 
-    /** A later step of an `auto` scrape on an engine of this process (http, another tier), with the step's retry policy. */
+    /**
+     * A later step of an `auto` scrape on an engine of this process (http, another tier), with the
+     * step's retry policy. A lane runs it as a local activity; a crawl page's climb as a regular one
+     * (workflows/crawl-escalation.ts), which heartbeats so a crawl's cancel reaches the fetch
+     * within a heartbeat rather than at the fetch's end.
+     */
     async scrapeStep(input: { scrape: ScrapeJob; step: number }): Promise<ScrapeActivityOutput> {
       const ctx = Context.current();
       const stepInput = jobStepInput(input.scrape, input.step);
-      return scrapeOnce(deps, engineFor({ ...input.scrape, request: stepInput.request }), stepInput, ctx.info.attempt, ctx.cancellationSignal);
+      const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt: ctx.info.attempt }), STEP_HEARTBEAT_MS);
+      try {
+        return await scrapeOnce(deps, engineFor({ ...input.scrape, request: stepInput.request }), stepInput, ctx.info.attempt, ctx.cancellationSignal);
+      } finally {
+        clearInterval(heartbeat);
+      }
     },
 
     /** Refunds and records the scrapes of a batch whose every attempt failed. */

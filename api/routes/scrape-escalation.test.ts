@@ -166,6 +166,27 @@ describe('crawls in auto mode', () => {
   });
 });
 
+describe('cancelling a crawl in auto mode', () => {
+  it("reaches the http step mid-fetch (the step heartbeats): the page's connection is dropped, not held until its timeout", async () => {
+    const api = (method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, key(), body);
+    const hold = `crawl-cancel-${Date.now()}`;
+    // The page never answers; without the cancel the fetch would end at its 50 s timeout.
+    const started = await api('POST', '/crawl', { url: `${fixtures.url}/hold?key=${hold}`, limit: 1, max_depth: 0, sitemap: 'skip', per_host_delay_ms: 0, scrape: { mode: 'auto', options: { retry_count: 0, timeout_ms: 50_000 } } });
+    expect(started.status).toBe(202);
+    const id = started.body.id as string;
+    await waitFor('the page fetch to reach the site', () => Promise.resolve((fixtures.hits.get('/hold') ?? 0) > 0 ? true : undefined), 120_000);
+    expect([200, 202]).toContain((await api('POST', `/crawl/${id}/cancel`)).status);
+    // Heartbeats are throttled to 8 s: the cancel reaches the fetch well before the page's 50 s.
+    await waitFor('the fetch to be abandoned', () => Promise.resolve(fixtures.abandoned.get(hold) ? true : undefined), 35_000);
+    const ended = await waitFor(`crawl ${id} ended`, async () => {
+      const got = await api('GET', `/crawl/${id}`);
+      return ['completed', 'failed', 'cancelled', 'credit_exhausted'].includes(got.body.status as string) ? got.body : undefined;
+    }, 60_000);
+    expect(ended.status).toBe('cancelled');
+    fixtures.release(hold);
+  });
+});
+
 describe('countries and the Firecrawl fields', () => {
   it('country de goes through the de pool; a country with no pool is a 400 naming it', async () => {
     const de = await scrape({ url: `${fixtures.url}/client-address`, country: 'DE', selectors: ['#client'] });
