@@ -11,6 +11,8 @@
  * With PROFILE_DIR set, the API and worker run with test/profile-preload.cjs: the c=1 phase is
  * CPU-profiled in both (`<role>-<pid>-1.cpuprofile`) and the SQL statements each sent are counted
  * (`<role>-<pid>-1.json`). Everything on 127.0.0.1; every loop bounded.
+ * GOGC/GOMEMLIMIT reach the Temporal dev server (it inherits this process's environment);
+ * LONE_STACK_ENV (JSON) adds settings to the API's and worker's.
  *   node --import tsx bench/lone-scrape.ts
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -83,12 +85,31 @@ function servicePids(): number[] {
   });
 }
 
+/** Resident memory (MiB) of the Temporal dev server (the `start-dev` process), to see what its Go GC settings cost. */
+function temporalRssMiB(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('start-dev')) continue;
+      const kib = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
+      if (kib) return Number(kib) / 1024;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
 async function main(): Promise<void> {
+  console.log(`Go settings of the Temporal server: GOGC=${process.env.GOGC ?? '(default)'} GOMEMLIMIT=${process.env.GOMEMLIMIT ?? '(none)'}`);
   console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const services = await startBenchServices({ name: 'lone', metrics: true });
   const env: Record<string, string> = { WORKER_QUEUES: 'http' };
   if (profileDir) env.NODE_OPTIONS = `--require ${path.resolve(__dirname, '../test/profile-preload.cjs')}`;
   if (profileDir) env.PROFILE_DIR = profileDir;
+  // A paired variant of the API's settings (e.g. LONE_STACK_ENV='{"RATE_LIMIT_FLUSH_MS":"1000"}').
+  Object.assign(env, JSON.parse(process.env.LONE_STACK_ENV ?? '{}') as Record<string, string>);
+  if (process.env.LONE_STACK_ENV) console.log(`API and worker settings: ${process.env.LONE_STACK_ENV}`);
   const stack = await startStack({ env });
   try {
     const metricsUrl = services.temporalMetricsUrl!;
@@ -142,6 +163,7 @@ async function main(): Promise<void> {
         console.log(`  ${role} threads, CPU ms/scrape: ${diffPer(threads0[i]!, threads1[i]!, total / 1000).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
       });
       console.log(`  Temporal RPCs per scrape: ${diffPer(rpc0, rpc1, total).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+      console.log(`  Temporal server RSS after the phase: ${temporalRssMiB()?.toFixed(0) ?? '?'} MiB`);
     }
     console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
