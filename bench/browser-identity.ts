@@ -7,6 +7,10 @@
  *   full pool    our pool on the full chromium: the default now (identity per context, no WebSocket route,
  *                driven by patchright-core)
  *   full pool, no spares   the same with `spareContexts: 0` (a context made per scrape, as raw Playwright does)
+ *   full raw +route|+proxy|+window|+identity|+charsets   raw Playwright plus one of the pool's per-context steps
+ *   full raw, patchright   raw on patchright-core;  full raw, pool env   raw in the pool's launch environment (sandbox, user, HOME)
+ *   full pool, no sandbox / playwright-core / no spare renderer / no spares, no spare renderer   the pool with one thing changed
+ * CPU per page is also printed by process kind (browser, renderer, gpu-process, utility, node).
  * at most 2 pages at once (the pool's maxConcurrency), callers at concurrency 1 and 8. Pages/s and
  * CPU per page: this process and its Chromiums (the whole process tree, exited renderers included),
  * after the pool has refilled its spares. Paths alternate order between the two rounds; the load
@@ -19,10 +23,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromium as patchrightChromium } from 'patchright-core';
 import type { Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, createBrowserPool } from '../scrape/browser';
 import type { BrowserPool } from '../scrape/browser';
 import { readProcessTree } from '../scrape/browser/proc';
+import { chromiumLaunch } from '../scrape/browser/launch-environment';
+import { startEgressProxy } from '../scrape/browser/egress-proxy';
+import { labelDocumentCharsets } from '../scrape/browser/document-charset';
+import { applyIdentity, contextIdentity, fallbackEngineIdentity } from '../scrape/browser/identity';
 import { startFixtureServer } from '../test/fixtures/server';
 import { drive, runBench } from './services';
 
@@ -34,11 +43,24 @@ const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: '
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-/** CPU ticks of this process and every descendant (live ones, plus the ones that exited and were reaped). */
-async function treeTicks(): Promise<number> {
+/**
+ * CPU ticks of this process and every descendant (live ones, plus the ones that exited and were
+ * reaped), by kind: node (this process), browser (Chromium's browser processes), renderer (live
+ * renderers and the exited ones their zygote reaped), and Chromium's other `--type`s (gpu-process, utility…).
+ */
+async function treeTicks(): Promise<Map<string, number>> {
   const tree = (await readProcessTree(process.pid))!;
-  return tree.reduce((sum, p) => sum + p.cpuTicks + p.reapedChildTicks, 0);
+  const byKind = new Map<string, number>();
+  const add = (kind: string, ticks: number) => byKind.set(kind, (byKind.get(kind) ?? 0) + ticks);
+  for (const p of tree) {
+    const kind = p.pid === process.pid ? 'node' : (p.chromiumType ?? (/chrom/i.test(p.name) ? 'browser' : `other:${p.name}`));
+    add(kind === 'zygote' ? 'renderer' : kind, p.cpuTicks);
+    // Exited children: a zygote's (or a browser's) are renderers that closed with their context.
+    add(kind === 'node' ? 'node' : 'renderer', p.reapedChildTicks);
+  }
+  return byKind;
 }
+const totalTicks = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 function fifoCap(size: number) {
   let active = 0;
@@ -78,6 +100,8 @@ interface Row {
   latencies: number[];
   seconds: number;
   cpuMs: number;
+  /** CPU ms per page by process kind (treeTicks). */
+  cpuByKind: Map<string, number>;
   load: string;
 }
 
@@ -93,17 +117,39 @@ async function main(): Promise<void> {
   log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
   log(`Load average at start: ${loadavg()}`);
 
-  const rawPath = (browser: Browser) => {
+  // Raw Playwright plus one of the pool's per-context steps at a time ("full raw +step"), to
+  // isolate what each costs: route (context.route on every request), proxy (the pool's egress
+  // proxy hop, per-context credentials), window (Browser.setWindowBounds), identity (time zone,
+  // locale, user agent override), charsets (Fetch interception of documents at the response stage).
+  const egress = await startEgressProxy({ allowPrivateTargets: true, upstream: true });
+  const rawPath = (browser: Browser, steps: ReadonlySet<string> = new Set()) => {
     const cap = fifoCap(PAGE_CAP);
     return () =>
       cap(async () => {
-        const context = await browser.newContext();
+        const identity = contextIdentity(fallbackEngineIdentity(browser.version()), String(Math.random()));
+        const token = String(Math.random());
+        if (steps.has('proxy')) egress.assign(token, null);
+        const context = await browser.newContext({
+          ...(steps.has('identity') ? { timezoneId: identity.timezone, locale: identity.locale, screen: identity.screen, userAgent: identity.userAgent } : {}),
+          ...(steps.has('proxy') ? { proxy: { server: egress.url, username: token, password: egress.secret } } : {}),
+        });
         try {
+          if (steps.has('route')) await context.route('**/*', (route) => route.continue());
           const page = await context.newPage();
+          if (steps.has('window') || steps.has('identity') || steps.has('charsets')) {
+            const cdp = await context.newCDPSession(page);
+            if (steps.has('identity')) await applyIdentity(cdp, identity);
+            if (steps.has('window')) {
+              const { windowId } = await cdp.send('Browser.getWindowForTarget');
+              await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: 1366, height: 987 } });
+            }
+            if (steps.has('charsets')) await labelDocumentCharsets(cdp);
+          }
           await page.goto(pageUrl, { waitUntil: 'load' });
           checkPage(await page.content());
         } finally {
           await context.close();
+          egress.release(token);
         }
       });
   };
@@ -112,14 +158,36 @@ async function main(): Promise<void> {
   const shellPool = createBrowserPool({ executablePath: SHELL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, routeWebSocketsInPage: true });
   const fullPool = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP });
   const fullPoolNoSpares = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0 });
+  const fullPoolNoSandbox = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, withoutSandbox: true });
+  const fullRawPatchright = await (patchrightChromium as unknown as typeof chromium).launch({ executablePath: FULL, args: CHROMIUM_ARGS });
+  // Raw Playwright in the pool's launch environment (its HOME, XDG dirs, LANG, user and sandbox: launch-environment.ts).
+  const poolLaunch = chromiumLaunch(FULL, CHROMIUM_ARGS);
+  const fullRawPoolEnv = await chromium.launch({ executablePath: poolLaunch.executablePath, args: poolLaunch.args, env: poolLaunch.env, chromiumSandbox: poolLaunch.sandbox });
+  // Chromium's spare renderer (a renderer process launched ahead for the next site) off. One
+  // --disable-features switch wins (the last one): patchright-core 1.63's own list is repeated.
+  const noSpareRenderer = [
+    `--disable-features=${[
+      'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'DialMediaRouteProvider', 'GlobalMediaControls', 'HttpsUpgrades', 'LensOverlay',
+      'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'BlockOriginHeaderModificationOnRedirect', 'Translate', 'AutoDeElevate', 'OptimizationHints',
+      'SpareRendererForSitePerProcess',
+    ].join(',')}`,
+  ];
+  const fullPoolNoSpareRenderer = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, extraArgs: noSpareRenderer });
+  const fullPoolNoSparesNoSpareRenderer = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, extraArgs: noSpareRenderer });
   const fullPoolPlaywright = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, driver: 'playwright' });
   const viaPool = (pool: BrowserPool) => async () => checkPage((await pool.scrape({ url: pageUrl }, { timeoutMs: 120_000 })).html!);
   const allPaths: Array<{ name: string; call: () => Promise<void>; pool?: BrowserPool; spares?: number }> = [
     { name: 'shell raw', call: rawPath(shellBrowser) },
     { name: 'shell pool', call: viaPool(shellPool), pool: shellPool },
     { name: 'full raw', call: rawPath(fullBrowser) },
+    ...['route', 'proxy', 'window', 'identity', 'charsets'].map((step) => ({ name: `full raw +${step}`, call: rawPath(fullBrowser, new Set([step])) })),
     { name: 'full pool', call: viaPool(fullPool), pool: fullPool },
     { name: 'full pool, no spares', call: viaPool(fullPoolNoSpares), pool: fullPoolNoSpares, spares: 0 },
+    { name: 'full raw, patchright', call: rawPath(fullRawPatchright) },
+    { name: 'full pool, no spare renderer', call: viaPool(fullPoolNoSpareRenderer), pool: fullPoolNoSpareRenderer },
+    { name: 'full pool, no spares, no spare renderer', call: viaPool(fullPoolNoSparesNoSpareRenderer), pool: fullPoolNoSparesNoSpareRenderer, spares: 0 },
+    { name: 'full raw, pool env', call: rawPath(fullRawPoolEnv) },
+    { name: 'full pool, no sandbox', call: viaPool(fullPoolNoSandbox), pool: fullPoolNoSandbox },
     { name: 'full pool, playwright-core', call: viaPool(fullPoolPlaywright), pool: fullPoolPlaywright },
   ];
   const chosen = process.env.BENCH_PATHS;
@@ -138,12 +206,14 @@ async function main(): Promise<void> {
         const { latencies, seconds } = await drive(total, concurrency, p.call);
         if (p.pool) await poolSettled(p.pool, p.spares);
         const cpu1 = await treeTicks();
-        rows.push({ round, path: p.name, concurrency, latencies, seconds, cpuMs: ((cpu1 - cpu0) * TICK_MS) / total, load: loadavg() });
+        const cpuByKind = new Map([...cpu1].map(([kind, ticks]) => [kind, ((ticks - (cpu0.get(kind) ?? 0)) * TICK_MS) / total]));
+        rows.push({ round, path: p.name, concurrency, latencies, seconds, cpuMs: ((totalTicks(cpu1) - totalTicks(cpu0)) * TICK_MS) / total, cpuByKind, load: loadavg() });
         console.log(`  done: round ${round}, ${p.name}, c=${concurrency} (load ${loadavg()})`);
       }
     }
   }
-  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close()]);
+  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close(), fullPoolNoSandbox.close(), fullRawPatchright.close(), fullRawPoolEnv.close(), fullPoolNoSpareRenderer.close(), fullPoolNoSparesNoSpareRenderer.close()]);
+  await egress.close();
   await fx.close();
 
   const fmt = (n: number) => n.toFixed(1);
@@ -168,6 +238,19 @@ async function main(): Promise<void> {
       const s = summary(name);
       const raw = summary(name.startsWith('shell') ? 'shell raw' : 'full raw');
       log(`| ${concurrency} | ${name} | ${s.rate.toFixed(2)} | ${fmt(s.cpu)} | ${(s.rate / before.rate).toFixed(2)}x | ${(s.rate / raw.rate).toFixed(2)}x |`);
+    }
+  }
+  log('');
+  log('CPU ms/page by process kind (both rounds; node includes the egress proxy):');
+  log('');
+  const kinds = [...new Set(rows.flatMap((r) => [...r.cpuByKind.keys()]))].sort();
+  log(`| concurrency | path | ${kinds.join(' | ')} |`);
+  log(`|---|---|${kinds.map(() => '---').join('|')}|`);
+  for (const concurrency of concurrencies) {
+    for (const name of paths.map((p) => p.name)) {
+      const rs = rows.filter((r) => r.path === name && r.concurrency === concurrency);
+      const pages = rs.reduce((s, r) => s + r.latencies.length, 0);
+      log(`| ${concurrency} | ${name} | ${kinds.map((k) => fmt(rs.reduce((s, r) => s + (r.cpuByKind.get(k) ?? 0) * r.latencies.length, 0) / pages)).join(' | ')} |`);
     }
   }
   log('');
