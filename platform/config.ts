@@ -122,7 +122,7 @@ const configSchema = z.object({
   EMBEDDED_PG_PORT: port.default(54329),
   CHROMIUM_PATH: z.string().min(1).default(defaultChromiumPath),
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  /** Contexts (with their page) kept ready before requests arrive; unset = BROWSER_CONCURRENCY (docs/scraping.md, "Browser pool"). */
+  /** Contexts (with their page) kept ready before requests arrive; unset = BROWSER_CONCURRENCY on the headless shell, 0 on the full Chromium (docs/scraping.md, "Browser pool"). */
   BROWSER_SPARE_CONTEXTS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(32).optional(),
   /** Chromium is replaced after this many pages (0 = never). */
   BROWSER_RECYCLE_PAGES: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),

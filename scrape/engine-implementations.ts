@@ -8,6 +8,7 @@ import type { Logger } from '../platform/logger';
 import { SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode } from './engines';
 import type { ScrapeCallOptions, ScrapeResult } from './types';
 import { createBrowserPool } from './browser';
+import { defaultDriver } from './browser/chromium';
 import { createHttpEngine } from './http/engine';
 import { createDocumentOutputThreads } from './formats/threads';
 import type { EngineRequest } from './request';
@@ -16,6 +17,16 @@ import type { EngineRequest } from './request';
 export interface PageEngine {
   scrape(req: EngineRequest, opts?: ScrapeCallOptions): Promise<ScrapeResult>;
   close(): Promise<void>;
+}
+
+/**
+ * BROWSER_SPARE_CONTEXTS when unset: the pool's default (the concurrency) on the headless shell,
+ * none on the full Chromium, where a pre-warmed context costs more than it saves (each keeps its
+ * renderer busy ~0.5–1 s and doubles the renderers per page: 0.44x → 0.61x raw Playwright's
+ * pages/s at c=1 without them, no change at c=8; docs/benchmarks.md "Browser identity, round 3").
+ */
+export function defaultSpareContexts(chromiumPath: string): number | undefined {
+  return defaultDriver(chromiumPath) === 'playwright' ? undefined : 0;
 }
 
 export const ENGINE_IMPLEMENTATIONS = {
@@ -30,7 +41,7 @@ export const ENGINE_IMPLEMENTATIONS = {
     createBrowserPool({
       executablePath: config.CHROMIUM_PATH,
       maxConcurrency: config.BROWSER_CONCURRENCY,
-      spareContexts: config.BROWSER_SPARE_CONTEXTS,
+      spareContexts: config.BROWSER_SPARE_CONTEXTS ?? defaultSpareContexts(config.CHROMIUM_PATH),
       recyclePages: config.BROWSER_RECYCLE_PAGES,
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
       formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }),
