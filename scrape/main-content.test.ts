@@ -173,6 +173,26 @@ describe('extractMainContent: what sits inside the article stays', () => {
     expect(html).not.toContain('all rights reserved');
   });
 
+  it('keeps a short paragraph, a <figure> caption, a table and a note inside the article, and the <h1>', () => {
+    const inside = `<p>Short one.</p><figure><img src="/bridge.jpg" alt="The bridge"><figcaption>The bridge at dawn.</figcaption></figure>
+      <table><tr><th>Gauge</th><th>Level</th></tr><tr><td>Mill weir</td><td>3.2 m</td></tr></table>
+      <p class="note">Note: the levels are provisional.</p>`;
+    const html = extractMainContent(page(inside), 'https://valley.example/river');
+    expect(html).toMatch(/<h1>The river rose<\/h1>/);
+    for (const text of ['Short one.', 'The bridge at dawn.', 'Mill weir', '3.2 m', 'Note: the levels are provisional.']) expect(html).toContain(text);
+    for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
+  });
+
+  it('drops a "Related"/"Mehr zum Thema" heading with its list of links at the end of the article', () => {
+    for (const heading of ['Related stories', 'Mehr zum Thema', 'Lesen Sie auch']) {
+      const related = `<h2>${heading}</h2><ul><li><a href="/a">Dam opens its gates</a></li><li><a href="/b">Ferry back in service</a></li><li><a href="/c">Floods a year on</a></li></ul>`;
+      const html = extractMainContent(page(related), 'https://valley.example/river');
+      expect(html).toContain('Part 4:');
+      expect(html).not.toContain(heading);
+      expect(html).not.toContain('Ferry back in service');
+    }
+  });
+
   it('still drops an <aside> of links or one named as boilerplate inside the article', () => {
     const links = '<aside><a href="/a">Flood map</a> <a href="/b">Road closures</a> <a href="/c">Weather</a></aside>';
     const promo = '<aside class="newsletter-box">Get the Valley briefing every morning.</aside>';

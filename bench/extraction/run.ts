@@ -75,19 +75,19 @@ function baselineExtractor(): Record<string, Extractor> {
   mkdirSync(dir);
   let files: string[] = [];
   try {
-    files = git('ls-tree', '--name-only', `${baseline}:scrape/main-content/`).toString().split('\n').filter((f) => f.endsWith('.ts'));
+    files = git('ls-tree', '--full-tree', '--name-only', `${baseline}:scrape/main-content/`).toString().split('\n').filter((f) => f.endsWith('.ts'));
   } catch {
     // a revision from before the folder: one file
   }
   if (files.length > 0) for (const f of files) writeFileSync(path.join(dir, f), git('show', `${baseline}:scrape/main-content/${f}`));
   else writeFileSync(path.join(dir, 'index.ts'), git('show', `${baseline}:scrape/main-content.ts`));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at run time from the revision asked
-  const old = require(path.join(dir, 'index.ts')) as { extractMainContent: (html: string, url: string) => string | null };
+  const old = require(path.join(dir, 'index.ts')) as { extractMainContent: (html: string, url: string, options?: { heading?: boolean }) => string | null };
   // Loaded (with its own imports): the copy goes, so that no linter or compiler finds it.
   rmSync(dir, { recursive: true, force: true });
   return {
     [`ours@${baseline}`]: (p) => {
-      const html = old.extractMainContent(p.html, p.url);
+      const html = old.extractMainContent(p.html, p.url, { heading: p.headingExpected });
       return html === null ? null : htmlToText(html);
     },
   };

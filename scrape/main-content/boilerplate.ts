@@ -2,6 +2,7 @@
  * Boilerplate known by its element or its class/id names: removed before the main content is
  * looked for (preClean), and furniture inside the found content removed after (postClean).
  */
+import { dropLinkBlocks, dropLinkEdges, dropRelatedSections } from './precision';
 import { linkDensity, textLength } from './text';
 
 /** Elements that are never article body. */
@@ -38,6 +39,21 @@ export function classTokens(value: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 }
+
+/**
+ * Navigation, menu, ad and legal names in German, French, Spanish, Italian and more English ones
+ * (issue 38). Applied only inside the chosen content (postClean), never before the choice:
+ * removing the menus they name from the page before Readability scores it changed the container
+ * Readability chose on some pages (modern-article dev 0.981 → 0.967, daniel-pl 0.863 → 0.861),
+ * though every element removed was a menu. `teaser` is not among them: German sites name the
+ * article's lead paragraph so.
+ */
+const CONTENT_NAV_TOKENS = new Set([
+  'nav', 'navigation', 'navbar', 'menu', 'megamenu', 'pagination', 'pager', 'sitemap',
+  'teilen', 'partager', 'compartir', 'condividi', 'werbung', 'anzeige', 'anzeigen', 'publicite', 'publicidad', 'pubblicita',
+  'impressum', 'datenschutz', 'cookiehinweis', 'brotkrumen', 'ariane',
+  'abonnieren', 'newsletteranmeldung', 'popup', 'modal', 'paywall',
+]);
 
 function isBoilerplateName(value: string): boolean {
   const tokens = classTokens(value);
@@ -115,12 +131,15 @@ const FURNITURE_TOKENS = new Set([
   'byline', 'bylines', 'dateline', 'timestamp', 'published', 'updated', 'author', 'authors',
   'related', 'trending', 'recommended', 'recirc', 'more', 'comments', 'comment', 'tags',
 ]);
+/** Furniture names in German, Italian, Spanish and French: related, recommendations, comments, tags. */
+const FURNITURE_VOCAB = new Set(['verwandt', 'verwandte', 'empfehlung', 'empfehlungen', 'weiterlesen', 'kommentar', 'kommentare', 'schlagworte', 'schlagwoerter', 'correlati', 'relacionados', 'similaires']);
 /** Tokens of those that only count next to a partner ("more stories", "read more"). */
 const FURNITURE_PARTNERS: Record<string, string[]> = { more: ['stories', 'articles', 'news', 'links', 'from', 'like'], author: ['info', 'name', 'bio', 'box', 'byline'], authors: ['list', 'info'], tags: ['list', 'links'] };
 
 function isFurnitureName(value: string): boolean {
   const tokens = classTokens(value);
   for (const t of tokens) {
+    if (FURNITURE_VOCAB.has(t) || CONTENT_NAV_TOKENS.has(t)) return true;
     if (!FURNITURE_TOKENS.has(t)) continue;
     const partners = FURNITURE_PARTNERS[t];
     if (!partners || tokens.some((o) => partners.includes(o))) return true;
@@ -130,12 +149,16 @@ function isFurnitureName(value: string): boolean {
 
 export function postClean(article: Element): void {
   const total = Math.max(1, textLength(article));
-  for (const el of Array.from(article.querySelectorAll('figcaption, [class], [id]'))) {
+  for (const el of Array.from(article.querySelectorAll('[class], [id]'))) {
     // The article is a detached tree (isConnected is false throughout): test membership instead.
     if (!article.contains(el)) continue;
-    const tag = el.tagName.toLowerCase();
-    const named = tag === 'figcaption' || isFurnitureName(`${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`);
+    // A <figcaption> stays (issue 38: what the article holds is kept); one named as a credit goes.
+    const named = isFurnitureName(`${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`);
     // Never more than a small part of the article: a wrapper named "post-author-content" is content.
     if (named && textLength(el) < total * 0.15) el.remove();
   }
+  // Then by structure, whatever the names (precision.ts, each pass measured alone on every set).
+  dropLinkEdges(article);
+  dropLinkBlocks(article);
+  dropRelatedSections(article);
 }
