@@ -105,3 +105,13 @@ export function resealRequestSecrets<T>(keyring: SessionKeyring, owner: SecretOw
   });
   return { request: out, changed };
 }
+
+/**
+ * `masked` (a run record's request: secrets `[redacted]`) with each masked secret taken from
+ * `clear` at the same position: a retried step that re-runs the request it recorded gets the
+ * real secrets back (monitors/store.ts `startCheck`).
+ */
+export function restoreMaskedSecrets<T>(masked: T, clear: unknown): T {
+  const secrets = storedSecrets(clear);
+  return mapRequestSecrets(masked, (value, position) => (value === REDACTED && secrets.has(position) ? secrets.get(position) : value));
+}
