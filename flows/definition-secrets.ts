@@ -45,3 +45,8 @@ export function unsealFlowNodes<N extends FlowNodeLike>(keyring: SessionKeyring,
 export function maskFlowNodes<N extends FlowNodeLike>(nodes: readonly N[]): N[] {
   return mapNodeRequests(nodes, (request) => redactRequestSecrets(request));
 }
+
+/** The columns of flows whose nodes hold requests, for a key rotation (sessions/reseal-definitions.ts). */
+export function flowNodeRequests(nodes: unknown, change: (request: unknown) => unknown): unknown {
+  return Array.isArray(nodes) ? mapNodeRequests(nodes as FlowNodeLike[], (request) => change(request)) : nodes;
+}
