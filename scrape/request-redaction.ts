@@ -18,7 +18,7 @@ const SECRET_HEADER = /^(cookie|authorization|proxy-authorization)$|auth|token|s
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * Where a secret sits in a request, stable across edits of its other parts: `cookie:<name>|<domain>|<path>`,
+ * Where a secret sits in a request, stable across edits of its other parts: `cookie:["<name>","<domain>","<path>"]`,
  * `header:<lower-case name>`, `action:<index>:<type>`, `fill_form:<field>`, `body`; `scrape/` before
  * those of a page template's scrape options.
  */
@@ -34,7 +34,7 @@ export function mapRequestSecrets<T>(request: T, replace: (value: unknown, posit
   const out: Record<string, unknown> = { ...request };
   if (Array.isArray(out.cookies)) {
     out.cookies = (out.cookies as unknown[]).map((cookie) =>
-      isRecord(cookie) ? { ...cookie, value: replace(cookie.value, `${prefix}cookie:${String(cookie.name)}|${String(cookie.domain ?? '')}|${String(cookie.path ?? '')}`) } : cookie,
+      isRecord(cookie) ? { ...cookie, value: replace(cookie.value, `${prefix}cookie:${JSON.stringify([cookie.name, cookie.domain ?? '', cookie.path ?? ''])}`) } : cookie,
     );
   }
   if (isRecord(out.headers)) {
