@@ -25,6 +25,7 @@ import { type CrawlRow, type CrawlStore, createCrawlStore } from '../crawl/store
 import type { StoredResult } from '../scrape/types';
 import type { CrawlEndStatus, CrawlFrontierClaim, CrawlPageClaim, CrawlPageOutcome, CrawlPlan } from '../workflows/definitions';
 import type { WebhookEventSource } from '../webhooks/types';
+import { unsealRequestSecrets } from '../sessions/request-secrets';
 import { type CrawlActivityDeps, MAX_LINKS_PER_PAGE, ROBOTS_RECHECKS_PER_CALL, jobOf } from './crawl/deps';
 import { countsEvent, pageEvent } from './crawl/events';
 import { createCrawlFrontier, holdsRobots, scopeOf } from './crawl/frontier';
@@ -56,7 +57,8 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
         apiKeyId: crawl.apiKeyId,
         concurrency: job.concurrency,
         pageCost: crawl.pageCost,
-        scrape: job.scrape,
+        // The plan is the workflow's input (encrypted by the payload codec): the one place the page template's secrets are opened.
+        scrape: deps.secretKeyring ? unsealRequestSecrets(deps.secretKeyring, { userId: crawl.userId, kind: 'crawl' }, job.scrape) : job.scrape,
         events: false,
         resumes: crawl.resumes,
         ...(job.escalation ? { escalation: job.escalation } : {}),

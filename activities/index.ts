@@ -19,6 +19,7 @@ import { createScrapeBatchActivities } from './scrape/batch';
 import { createMapActivities } from './map';
 import type { SessionStore } from '../sessions/store';
 import { createMonitorActivities } from './monitors';
+import type { SessionKeyring } from '../sessions/keys';
 import { createExtractActivities } from './extract';
 import type { LlmSettings } from '../scrape/llm/model-formats';
 import type { MonitorSettings } from '../monitors/store';
@@ -40,6 +41,8 @@ export interface ActivityDeps {
   attempts?: RunningAttempts;
   /** Stored sessions, read and saved by scrapes that name one (sessions/store.ts). */
   sessions?: SessionStore;
+  /** What saved definitions' request secrets are sealed under (sessions/request-secrets.ts): opened by the activities that start their scrapes. */
+  secretKeyring: SessionKeyring;
   logger: Logger;
   metrics: WorkerMetrics;
   blacklist: Blacklist;
@@ -92,7 +95,7 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createFlowActivities(deps),
     // Crawls and batch scrapes (docs/crawl.md); `proxies`/`proxySticky` are read when the process has them (workers/deps.ts).
     ...createCrawlActivities(deps),
-    ...createMonitorActivities({ db: deps.db, runs: deps.runs, monitors: deps.monitors ?? { failuresBeforeEvent: 3, retentionMs: 30 * 86_400_000, webhookDiffMaxBytes: 65_536 } }),
+    ...createMonitorActivities({ db: deps.db, runs: deps.runs, secretKeyring: deps.secretKeyring, monitors: deps.monitors ?? { failuresBeforeEvent: 3, retentionMs: 30 * 86_400_000, webhookDiffMaxBytes: 65_536 } }),
     // Firecrawl extract jobs (docs/firecrawl.md "Extract").
     ...createExtractActivities({ db: deps.db, logger: deps.logger, ...(deps.llm ? { llm: deps.llm } : {}) }),
     ...createWebhookEmitActivities(deps),

@@ -9,12 +9,16 @@ import { type MonitorSettings, createMonitorStore } from '../monitors/store';
 import { scrapeCost } from '../scrape/request';
 import type { ScrapeRunStore } from '../scrape/runs';
 import type { WebhookEventSource } from '../webhooks/types';
+import type { SessionKeyring } from '../sessions/keys';
+import { unsealRequestSecrets } from '../sessions/request-secrets';
 import type { MonitorCheckOutcome, StartMonitorCheckInput, StartedMonitorCheck } from '../workflows/definitions';
 
 export interface MonitorActivityDeps {
   db: Database;
   runs: Pick<ScrapeRunStore, 'insertOnce'>;
   monitors: MonitorSettings;
+  /** The keyring the monitors' request secrets are sealed under (sessions/keys.ts). */
+  secretKeyring: SessionKeyring;
 }
 
 export function createMonitorActivities(deps: MonitorActivityDeps) {
@@ -25,6 +29,7 @@ export function createMonitorActivities(deps: MonitorActivityDeps) {
         { checkId: input.checkId, runId: input.runId, monitorId: input.monitorId, workflowId: input.workflowId, scheduledAt: new Date(input.scheduledAt) },
         (run) => deps.runs.insertOnce(run),
         scrapeCost,
+        (request, userId) => unsealRequestSecrets(deps.secretKeyring, { userId, kind: 'monitor' }, request),
       );
       if (!started.proceed) return { proceed: false };
       return { proceed: true, userId: started.userId, apiKeyId: started.apiKeyId, cost: started.cost, request: started.request };

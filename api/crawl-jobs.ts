@@ -19,6 +19,8 @@ import { SEARCH_ATTRIBUTE_KEYS } from './scrape-dispatch';
 import { precheck } from './scrape-run';
 import { proxyPlan } from './scrape-escalation';
 import type { ScrapeRequest } from '../scrape/request';
+import { configuredKeyring } from '../sessions/keys';
+import { sealRequestSecrets } from '../sessions/request-secrets';
 import { apiWebhooks } from './webhooks';
 
 /** Search attribute of a crawl's executions (registered with the others: scripts/runtime/temporal-server.ts). */
@@ -131,7 +133,9 @@ export function createCrawlJobs(deps: AppDeps) {
     if (request.webhook) await apiWebhooks(deps).guard.check(request.webhook.url);
     // One statement reads the balance and refuses at the account's runs-in-flight limit (429, before the 402), as a scrape's start does.
     requirePage(deps.limits ? await deps.limits.balanceForNewRun(auth.userId) : await getBalance(deps.sql, auth.userId), pageCost);
-    const crawl = await store.create({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, kind: request.kind, request, workflowId: crawlWorkflowId(id), pageCost });
+    // The page template's secrets are sealed at rest, opened only into the workflow's plan (activities/crawl.ts `openCrawl`).
+    const stored = { ...request, scrape: sealRequestSecrets(configuredKeyring(deps.config), { userId: auth.userId, kind: 'crawl' }, request.scrape) };
+    const crawl = await store.create({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, kind: request.kind, request: stored, workflowId: crawlWorkflowId(id), pageCost });
     try {
       await startExecution(crawl, false);
     } catch (error) {

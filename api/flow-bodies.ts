@@ -2,6 +2,7 @@
 import { flowRunCreditsByNode } from '../accounts/credit';
 import type { Database } from '../platform/db';
 import type { FlowRow, FlowRunRow, FlowStore } from '../flows/store';
+import { maskFlowNodes } from '../flows/definition-secrets';
 import type { FlowNodeDefinition } from '../workflows/definitions';
 
 /** Items of a foreach node listed in a run's body; past this, `items_truncated` says so. */
@@ -13,7 +14,8 @@ export function flowBody(flow: FlowRow) {
     name: flow.name,
     description: flow.description,
     version: flow.version,
-    nodes: flow.definition,
+    // Secrets masked, never the ciphertext nor the clear value (flows/definition-secrets.ts).
+    nodes: maskFlowNodes(flow.definition as unknown as FlowNodeDefinition[]),
     createdAt: flow.createdAt,
     updatedAt: flow.updatedAt,
   };

@@ -6,6 +6,8 @@
 import { getBalance } from '../accounts/credit';
 import { AppError } from '../platform/errors';
 import { type FlowRow, type FlowRunRow, createFlowStore } from '../flows/store';
+import { maskFlowNodes, sealFlowNodes, unsealFlowNodes } from '../flows/definition-secrets';
+import { configuredKeyring } from '../sessions/keys';
 import type { WebhookSpec } from '../webhooks/spec';
 import { type FlowNodeDefinition, type FlowWorkflowInput, type FlowWorkflowOutput, workflowIds } from '../workflows/definitions';
 import { flowWorkflow } from '../workflows/flow.workflow';
@@ -27,6 +29,7 @@ export const FINISHED_RUN = FINISHED;
 export function createFlowRuns(deps: AppDeps) {
   const { db } = deps;
   const flows = createFlowStore(db);
+  const keyring = configuredKeyring(deps.config);
 
   /** The caller's flow, or 404 (unknown or deleted) / 403 (another account's). */
   async function ownFlow(id: string, userId: string): Promise<FlowRow> {
@@ -91,12 +94,17 @@ export function createFlowRuns(deps: AppDeps) {
     answerRun,
     runBody: (run: FlowRunRow) => runBody(db, flows, run),
 
+    /** Its secrets are sealed before the row is written (docs/flows.md "Secrets in a flow"). */
+    createFlow: async (userId: string, flow: FlowBody) => reply(201, flowBody(await flows.createFlow(userId, { ...flow, nodes: sealFlowNodes(keyring, userId, flow.nodes) }))),
+
     /** PATCH (`partial`) merges with the stored flow; PUT replaces it. Either saves a new version. */
     async saveFlow(userId: string, id: string, body: unknown, partial: boolean) {
       const flow = await ownFlow(id, userId);
-      const current: FlowBody = { name: flow.name, description: flow.description, nodes: flow.definition as unknown as FlowNodeDefinition[] };
+      const stored = flow.definition as unknown as FlowNodeDefinition[];
+      // Validated as the caller sees it (secrets masked); a secret sent back masked keeps the stored one.
+      const current: FlowBody = { name: flow.name, description: flow.description, nodes: maskFlowNodes(stored) };
       const next = parseFlow(body, { partial, current: partial ? current : { ...current, description: null } });
-      return reply(200, flowBody(await flows.updateFlow(flow.id, next)));
+      return reply(200, flowBody(await flows.updateFlow(flow.id, { ...next, nodes: sealFlowNodes(keyring, userId, next.nodes, stored) })));
     },
 
     /** Runs in flight stop with their flow (recorded as cancelled); finished runs stay for the record. */
@@ -114,7 +122,9 @@ export function createFlowRuns(deps: AppDeps) {
     /** Records and starts a run of the caller's flow under `runId`, then answers as `answerRun`. */
     async startFlowRun(auth: AuthContext, flowId: string, wait: boolean, runId: string, deadline: number, webhook?: WebhookSpec) {
       const flow = await ownFlow(flowId, auth.userId);
+      // The run's snapshot keeps the secrets sealed; only the workflow input (encrypted by the payload codec) has them.
       const nodes = flow.definition as unknown as FlowNodeDefinition[];
+      const runnable = unsealFlowNodes(keyring, auth.userId, nodes);
       const minimum = minimumRunCost(nodes);
       await deps.limits?.checkConcurrency(auth.userId);
       const balance = await getBalance(db, auth.userId);
@@ -130,7 +140,7 @@ export function createFlowRuns(deps: AppDeps) {
         flowVersion: flow.version,
         userId: auth.userId,
         apiKeyId: auth.apiKeyId,
-        nodes,
+        nodes: runnable,
         browserQueue: deps.queues.browser,
         // Every run may emit (the account's endpoints are read when it ends: a flow is not the hot path).
         events: webhook ? { webhook } : {},

@@ -51,6 +51,7 @@ describe('monitor store: settling checks', () => {
         await db.scrapeRun.create({ data: { id: run.id, userId: run.userId, apiKeyId: run.apiKeyId, workflowId: run.workflowId, mode: 'http', url: run.url, request: toJsonColumn(run.request), cost: run.cost } });
       },
       () => 1,
+      (request) => request,
     );
     expect(started.proceed).toBe(true);
     return { checkId, runId };

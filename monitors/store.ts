@@ -10,6 +10,7 @@ import { type Database, toJsonColumn } from '../platform/db';
 import { AppError } from '../platform/errors';
 import type { WebhookEventSource } from '../webhooks/types';
 import type { ScrapeRequestPayload } from '../scrape/request';
+import { restoreMaskedSecrets } from '../sessions/request-secrets';
 import { type CheckDiff, type CheckStatus, REMOVED_HTTP_STATUSES, diffSnapshots, snapshotOf } from './compare';
 import { type MonitorCompare, type MonitorDefinition, type MonitorIgnore, type MonitorSchedule, checkRequest } from './request';
 
@@ -140,15 +141,19 @@ export function createMonitorStore(db: Database) {
       input: { checkId: string; runId: string; monitorId: string; workflowId: string; scheduledAt: Date },
       insertRun: (run: { id: string; userId: string; apiKeyId: string | null; workflowId: string; mode: string; url: string; request: ScrapeRequestPayload; cost: number }) => Promise<void>,
       cost: (request: ScrapeRequestPayload) => number,
+      /** The request with its sealed secrets opened (sessions/request-secrets.ts): this activity turns the row into a scrape. */
+      openSecrets: (request: ScrapeRequestPayload, userId: string) => ScrapeRequestPayload,
     ): Promise<PreparedCheck & { cost: number }> {
       const existing = await db.monitorCheck.findUnique({ where: { id: input.checkId } });
       const monitor = await db.monitor.findUnique({ where: { id: input.monitorId } });
       if (!monitor) return { proceed: false, userId: '', apiKeyId: null, request: {} as ScrapeRequestPayload, cost: 0 };
-      let request = checkRequest(monitorDefinition(monitor));
+      const current = openSecrets(checkRequest(monitorDefinition(monitor)), monitor.userId);
+      let request = current;
       if (existing) {
-        // A retried step: the run recorded the first time is the one that runs.
+        // A retried step: the run recorded the first time is the one that runs; its record has
+        // the secrets masked, so they come from the monitor.
         const run = await db.scrapeRun.findUnique({ where: { id: existing.scrapeRunId } });
-        if (run) request = run.request as unknown as ScrapeRequestPayload;
+        if (run) request = restoreMaskedSecrets(run.request as unknown as ScrapeRequestPayload, current);
       }
       const price = cost(request);
       await insertRun({ id: input.runId, userId: monitor.userId, apiKeyId: monitor.apiKeyId, workflowId: input.workflowId, mode: request.mode, url: request.url, request, cost: price });

@@ -17,30 +17,48 @@ const SECRET_HEADER = /^(cookie|authorization|proxy-authorization)$|auth|token|s
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function redactHeaders(headers: unknown): unknown {
-  if (!isRecord(headers)) return headers;
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? REDACTED : value]));
-}
+/**
+ * Where a secret sits in a request, stable across edits of its other parts: `cookie:["<name>","<domain>","<path>"]`,
+ * `header:<lower-case name>`, `action:<index>:<type>`, `fill_form:<field>`, `body`; `scrape/` before
+ * those of a page template's scrape options.
+ */
+export type SecretPosition = string;
 
-function redactAction(action: unknown): unknown {
-  if (!isRecord(action)) return action;
-  if (action.type === 'write' && 'text' in action) return { ...action, text: REDACTED };
-  if (action.type === 'executeJavascript' && 'script' in action) return { ...action, script: REDACTED };
-  return action;
+/**
+ * The request with each secret value replaced by `replace(value, position)` (a copy; the argument
+ * is not changed): exactly the values the run record redacts (above). The one walk behind
+ * redaction here and the sealing of saved definitions (sessions/request-secrets.ts).
+ */
+export function mapRequestSecrets<T>(request: T, replace: (value: unknown, position: SecretPosition) => unknown, prefix = ''): T {
+  if (!isRecord(request)) return request;
+  const out: Record<string, unknown> = { ...request };
+  if (Array.isArray(out.cookies)) {
+    out.cookies = (out.cookies as unknown[]).map((cookie) =>
+      isRecord(cookie) ? { ...cookie, value: replace(cookie.value, `${prefix}cookie:${JSON.stringify([cookie.name, cookie.domain ?? '', cookie.path ?? ''])}`) } : cookie,
+    );
+  }
+  if (isRecord(out.headers)) {
+    out.headers = Object.fromEntries(Object.entries(out.headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? replace(value, `${prefix}header:${name.toLowerCase()}`) : value]));
+  }
+  if (Array.isArray(out.actions)) {
+    out.actions = (out.actions as unknown[]).map((action, index) => {
+      if (!isRecord(action)) return action;
+      if (action.type === 'write' && 'text' in action) return { ...action, text: replace(action.text, `${prefix}action:${index}:write`) };
+      if (action.type === 'executeJavascript' && 'script' in action) return { ...action, script: replace(action.script, `${prefix}action:${index}:executeJavascript`) };
+      return action;
+    });
+  }
+  if (isRecord(out.fill_form) && isRecord(out.fill_form.fields)) {
+    const fields = out.fill_form.fields;
+    out.fill_form = { ...out.fill_form, fields: Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, replace(value, `${prefix}fill_form:${field}`)])) };
+  }
+  if (out.body !== undefined && out.body !== null) out.body = replace(out.body, `${prefix}body`);
+  // A crawl's or batch's page template carries its scrape options under `scrape`.
+  if (isRecord(out.scrape)) out.scrape = mapRequestSecrets(out.scrape, replace, `${prefix}scrape/`);
+  return out as T;
 }
 
 /** The request as the run record keeps it (a copy; the argument is not changed). Idempotent. */
 export function redactRequestSecrets<T>(request: T): T {
-  if (!isRecord(request)) return request;
-  const out: Record<string, unknown> = { ...request };
-  if (Array.isArray(out.cookies)) out.cookies = (out.cookies as unknown[]).map((cookie) => (isRecord(cookie) ? { ...cookie, value: REDACTED } : cookie));
-  if ('headers' in out) out.headers = redactHeaders(out.headers);
-  if (Array.isArray(out.actions)) out.actions = (out.actions as unknown[]).map(redactAction);
-  if (isRecord(out.fill_form) && isRecord(out.fill_form.fields)) {
-    out.fill_form = { ...out.fill_form, fields: Object.fromEntries(Object.keys(out.fill_form.fields).map((field) => [field, REDACTED])) };
-  }
-  if (out.body !== undefined && out.body !== null) out.body = REDACTED;
-  // A crawl's or batch's page template carries its scrape options under `scrape`.
-  if (isRecord(out.scrape)) out.scrape = redactRequestSecrets(out.scrape);
-  return out as T;
+  return mapRequestSecrets(request, () => REDACTED);
 }

@@ -1,6 +1,8 @@
 /**
  * Operator tool: re-encrypts every stored session under the current key after a rotation
- * (sessions/reencrypt.ts; docs/operations.md "Session encryption key").
+ * (sessions/reencrypt.ts; docs/operations.md "Session encryption key"), then re-seals the secrets
+ * of saved definitions under it (sessions/reseal-definitions.ts), those stored in clear before
+ * sealing existed included.
  *   npm run sessions:reencrypt
  * Uses DATABASE_URL (or the embedded database of `npm start`) and the session keys of the
  * configuration: SESSION_ENCRYPTION_KEY and SESSION_ENCRYPTION_KEYS_OLD. Exits 1 when a row no
@@ -10,7 +12,10 @@ import { loadConfig } from '../platform/config';
 import { createSqlPool } from '../platform/sql';
 import { sessionKeyringFromConfig } from '../sessions/keys';
 import { reencryptSessions } from '../sessions/reencrypt';
+import { resealDefinitions } from '../sessions/reseal-definitions';
+import { DEFINITION_COLUMNS } from './definition-columns';
 import { embeddedDatabaseUrl } from './runtime/postgres';
+
 
 async function main(): Promise<number> {
   const config = loadConfig();
@@ -21,10 +26,15 @@ async function main(): Promise<number> {
   }
   const sql = createSqlPool(url, { max: 1 });
   try {
-    const outcome = await reencryptSessions(sql, sessionKeyringFromConfig(config));
+    const keyring = sessionKeyringFromConfig(config);
+    const outcome = await reencryptSessions(sql, keyring);
     console.log(`re-encrypted ${outcome.reencrypted} session(s); ${outcome.current} already under the current key`);
     for (const name of outcome.unreadable) console.error(`unreadable under every configured key: ${name}`);
-    return outcome.unreadable.length ? 1 : 0;
+    // The secrets of saved definitions are sealed under the same keys (sessions/request-secrets.ts).
+    const definitions = await resealDefinitions(sql, keyring, DEFINITION_COLUMNS);
+    console.log(`re-sealed the secrets of ${definitions.resealed} saved definition(s) (flows, flow runs, monitors, templates, crawls)`);
+    for (const name of definitions.unreadable) console.error(`a secret unreadable under every configured key: ${name}`);
+    return outcome.unreadable.length || definitions.unreadable.length ? 1 : 0;
   } finally {
     await sql.close();
   }

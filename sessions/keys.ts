@@ -56,30 +56,70 @@ export function sessionKeyringFromConfig(config: Config): SessionKeyring {
   return createSessionKeyring(current, config.SESSION_ENCRYPTION_KEYS_OLD.map((k) => Buffer.from(k, 'base64')));
 }
 
+const configuredRings = new WeakMap<Config, SessionKeyring>();
+
+/**
+ * The configuration's keyring, one per configuration, resolved on first use (building the app
+ * for its document alone reads no secret): what the saved definitions' secrets are sealed under
+ * (sessions/request-secrets.ts).
+ */
+export function configuredKeyring(config: Config): SessionKeyring {
+  let ring = configuredRings.get(config);
+  if (!ring) {
+    let resolved: SessionKeyring | undefined;
+    const resolve = () => (resolved ??= sessionKeyringFromConfig(config));
+    ring = {
+      get current() {
+        return resolve().current;
+      },
+      byId: (id) => resolve().byId(id),
+    };
+    configuredRings.set(config, ring);
+  }
+  return ring;
+}
+
 /** The associated data: a row decrypts only as the account's session of that name. */
 function associatedData(userId: string, name: string): Buffer {
   return Buffer.from(`${userId}\0${name}`, 'utf8');
 }
 
 export function encryptState(keyring: SessionKeyring, userId: string, name: string, plaintext: string): EncryptedState {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv(CIPHER, keyring.current.key, iv);
-  cipher.setAAD(associatedData(userId, name));
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return { keyId: keyring.current.id, iv, ciphertext, authTag: cipher.getAuthTag() };
+  return encryptBound(keyring, associatedData(userId, name), plaintext);
 }
 
 /** Throws when the row's key is unknown (a key dropped from configuration) or the row was altered. */
 export function decryptState(keyring: SessionKeyring, userId: string, name: string, row: EncryptedState): string {
-  const key = keyring.byId(row.keyId);
+  const outcome = decryptBound(keyring, associatedData(userId, name), row);
   // SESSION_UNREADABLE is final: no retry of the scrape can make a missing key appear.
-  if (!key) throw new AppError('SESSION_UNREADABLE', `session ${name} is encrypted under key ${row.keyId}, which is not configured (SESSION_ENCRYPTION_KEY, SESSION_ENCRYPTION_KEYS_OLD)`);
+  if (outcome === 'unknown-key') throw new AppError('SESSION_UNREADABLE', `session ${name} is encrypted under key ${row.keyId}, which is not configured (SESSION_ENCRYPTION_KEY, SESSION_ENCRYPTION_KEYS_OLD)`);
+  if (outcome === 'altered') throw new AppError('SESSION_UNREADABLE', `session ${name} does not decrypt under key ${row.keyId}: it was altered, or belongs to another account or name`);
+  return outcome.plaintext;
+}
+
+/**
+ * AES-256-GCM under the keyring's current key, bound to `associatedData` (the same cipher and
+ * keys for every secret kept at rest: sessions here, the secrets of saved definitions in
+ * sessions/request-secrets.ts, each with its own associated data).
+ */
+export function encryptBound(keyring: SessionKeyring, associatedData: Buffer, plaintext: string): EncryptedState {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv(CIPHER, keyring.current.key, iv);
+  cipher.setAAD(associatedData);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return { keyId: keyring.current.id, iv, ciphertext, authTag: cipher.getAuthTag() };
+}
+
+/** The plaintext, or why not: its key is not configured, or it was altered or bound to other data. */
+export function decryptBound(keyring: SessionKeyring, associatedData: Buffer, row: EncryptedState): { plaintext: string } | 'unknown-key' | 'altered' {
+  const key = keyring.byId(row.keyId);
+  if (!key) return 'unknown-key';
   try {
     const decipher = createDecipheriv(CIPHER, key.key, row.iv);
-    decipher.setAAD(associatedData(userId, name));
+    decipher.setAAD(associatedData);
     decipher.setAuthTag(row.authTag);
-    return Buffer.concat([decipher.update(row.ciphertext), decipher.final()]).toString('utf8');
+    return { plaintext: Buffer.concat([decipher.update(row.ciphertext), decipher.final()]).toString('utf8') };
   } catch {
-    throw new AppError('SESSION_UNREADABLE', `session ${name} does not decrypt under key ${row.keyId}: it was altered, or belongs to another account or name`);
+    return 'altered';
   }
 }

@@ -19,6 +19,7 @@ import { createRunningAttempts } from '../scrape/running-attempts';
 import { createScrapeRunStore } from '../scrape/runs';
 import { createSqlPool } from '../platform/sql';
 import { sessionStoreFromConfig } from '../sessions/store';
+import { configuredKeyring } from '../sessions/keys';
 import { periodChargerFor } from '../billing/payments/provider';
 import { createWebhookSender } from '../webhooks/deliver';
 import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
@@ -71,6 +72,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     sql,
     runs: createScrapeRunStore(sql),
     sessions: sessionStoreFromConfig(sql, config),
+    secretKeyring: configuredKeyring(config),
     // The attempts this worker runs, so a lane's cancel Signal stops one run's fetch (scrape/running-attempts.ts).
     attempts: createRunningAttempts(),
     logger,

@@ -4,7 +4,8 @@
  * real scrape is covered end to end in api/routes/monitors.test.ts): a check whose workflow is
  * cancelled while its page is being fetched is settled `failed`, never left `running`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createSessionKeyring } from '../sessions/keys';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -42,6 +43,7 @@ describe('monitorCheckWorkflow whose scrape steps throw (real Temporal dev serve
       db,
       runs: { insertOnce: async (run) => void (await db.scrapeRun.create({ data: { ...run, request: toJsonColumn(run.request) } })) },
       monitors: { failuresBeforeEvent: 3, retentionMs: 30 * 86_400_000, webhookDiffMaxBytes: 65_536 },
+      secretKeyring: createSessionKeyring(randomBytes(32)),
     });
     return {
       ...monitors,

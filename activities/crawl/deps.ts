@@ -6,6 +6,7 @@ import { Context } from '@temporalio/activity';
 import type { RobotsRules } from '../../crawl/robots';
 import type { CrawlJobRequest } from '../../crawl/job-request';
 import type { CrawlRow } from '../../crawl/store';
+import type { SessionKeyring } from '../../sessions/keys';
 import type { Database } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
 import type { WorkerMetrics } from '../../platform/metrics';
@@ -26,6 +27,8 @@ export interface CrawlActivityDeps {
   runs: Pick<ScrapeRunStore, 'cancelUnfinished' | 'answerQueuedRun'>;
   /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS (defaults: 30 s, 30 min). */
   crawlRobots?: { retryMs: number; giveUpMs: number };
+  /** What a crawl's page-template secrets are sealed under (sessions/request-secrets.ts); absent: none are opened. */
+  secretKeyring?: SessionKeyring;
 }
 
 

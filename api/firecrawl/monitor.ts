@@ -24,6 +24,7 @@ import { ownedBy } from '../ownership';
 import { NEWEST_FIRST } from '../routes/pagination';
 import { monitorRouteTable } from '../routes/monitors';
 import { createMonitorSchedules } from '../monitor-schedules';
+import { redactRequestSecrets } from '../../scrape/request-redaction';
 import type { AppDeps } from '../deps';
 import { FIRECRAWL_CREDENTIALS, FIRECRAWL_ERROR_RESPONSES } from './schemas';
 import { ensureMonitorEndpoint, monitorEndpoint } from './monitor-webhook';
@@ -162,8 +163,9 @@ export function firecrawlMonitorRouteTable(deps: AppDeps): Route[] {
         const patch = {
           ...(body.name ? { name: body.name } : {}),
           ...(schedule ? { schedule } : {}),
-          // The request always goes: the native route validates the whole definition again (an `auto` request as `mode: "auto"`: asSentScrapeRequest).
-          ...(target ? { request: target.request, compare: target.compare } : { request: asSentScrapeRequest(row.request as Record<string, unknown>) }),
+          // The request always goes: the native route validates the whole definition again (an `auto` request as `mode: "auto"`: asSentScrapeRequest),
+          // its secrets masked as the native PATCH keeps the stored ones where it finds them masked.
+          ...(target ? { request: target.request, compare: target.compare } : { request: asSentScrapeRequest(redactRequestSecrets(row.request as Record<string, unknown>)) }),
         };
         if (body.webhook) await ensureMonitorEndpoint(deps, auth.userId, body.webhook.url);
         await call(nativePatch, input, row.id, patch);

@@ -61,7 +61,7 @@ function flowDefinitionRoutes(flowRuns: FlowRuns): Route[] {
       body: parsedBy(flowBodySchema, (body) => parseFlow(body), FLOW_EXAMPLE),
       responses: { 201: flowSchema },
       errors: ['VALIDATION_FAILED'],
-      handler: async ({ auth, body: flow }) => reply(201, flowBody(await flows.createFlow(auth.userId, flow))),
+      handler: ({ auth, body: flow }) => flowRuns.createFlow(auth.userId, flow),
     }),
     route({
       method: 'get',

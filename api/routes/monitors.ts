@@ -32,6 +32,9 @@ import { type MonitorDefinition, checkRequest, monitorBodySchema, monitorPatchSc
 import { type MonitorSchedules, monitorIds } from '../../monitors/schedules';
 import { scrapeCost } from '../../scrape/request';
 import type { AppDeps } from '../deps';
+import { redactRequestSecrets } from '../../scrape/request-redaction';
+import { configuredKeyring } from '../../sessions/keys';
+import { sealRequestSecrets } from '../../sessions/request-secrets';
 
 const time = z.iso.datetime();
 
@@ -101,7 +104,8 @@ function monitorBody(row: MonitorRow, lastCheck: MonitorCheckRow | undefined | n
   return {
     id: row.id,
     name: row.name,
-    request: definition.request,
+    // Secrets masked, never the ciphertext nor the clear value (sessions/request-secrets.ts).
+    request: redactRequestSecrets(definition.request),
     schedule: definition.schedule,
     compare: definition.compare,
     ignore: definition.ignore,
@@ -129,6 +133,12 @@ export function monitorRouteTable(deps: AppDeps): Route[] {
   const store = createMonitorStore(deps.db);
   const schedules = createMonitorSchedules(deps);
   const minMs = deps.config.MONITOR_MIN_INTERVAL_MS;
+  const keyring = configuredKeyring(deps.config);
+  /** The definition as the row keeps it: request secrets sealed; one sent back masked keeps the stored one (`stored`). */
+  const sealed = (definition: MonitorDefinition, userId: string, stored?: unknown): MonitorDefinition => ({
+    ...definition,
+    request: sealRequestSecrets(keyring, { userId, kind: 'monitor' }, definition.request, stored),
+  });
 
   async function own(id: string, userId: string): Promise<MonitorRow> {
     return ownedBy(await store.findMonitor(id), userId, 'monitor');
@@ -158,7 +168,7 @@ export function monitorRouteTable(deps: AppDeps): Route[] {
           throw new AppError('MONITOR_LIMIT_REACHED', `The account has ${limit} monitors (MONITOR_MAX_PER_ACCOUNT); delete one first`, { limit });
         }
         const id = randomUUID();
-        const row = await store.createMonitor({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, scheduleId: monitorIds.schedule(id), definition, maxPerAccount: limit });
+        const row = await store.createMonitor({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, scheduleId: monitorIds.schedule(id), definition: sealed(definition, auth.userId), maxPerAccount: limit });
         try {
           await schedules.create(spec(row));
           await holdToMinimum(schedules, id, definition, minMs);
@@ -214,7 +224,8 @@ export function monitorRouteTable(deps: AppDeps): Route[] {
         const definition = validateDefinition(
           {
             name: body.name ?? current.name,
-            request: body.request ?? current.request,
+            // Validated as the caller sees it (secrets masked); sealed below with the stored ones kept.
+            request: body.request ?? redactRequestSecrets(current.request),
             schedule: body.schedule ?? current.schedule,
             compare: body.compare ?? current.compare,
             ignore: body.ignore ?? current.ignore,
@@ -222,7 +233,7 @@ export function monitorRouteTable(deps: AppDeps): Route[] {
           minMs,
         );
         await precheck(deps, definition.request);
-        const updated = await store.updateMonitor(row.id, definition);
+        const updated = await store.updateMonitor(row.id, sealed(definition, auth.userId, row.request));
         if (body.schedule) {
           try {
             await schedules.update(spec(updated));

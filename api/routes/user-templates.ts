@@ -16,11 +16,15 @@ import { startScrapeRun } from '../scrape-run';
 import { errorBodySchema, queuedRunSchema, runResultSchema, templateSchema } from '../schemas/responses';
 import { assertValidTemplate, createTemplateSchema, renderRun, runTemplateSchema, type TemplateParam, updateTemplateSchema } from '../schemas/user-templates';
 import type { AppDeps } from '../deps';
+import { redactRequestSecrets } from '../../scrape/request-redaction';
+import { configuredKeyring } from '../../sessions/keys';
+import { sealRequestSecrets, unsealRequestSecrets } from '../../sessions/request-secrets';
 
 type TemplateRow = NonNullable<Awaited<ReturnType<AppDeps['db']['userTemplate']['findUnique']>>>;
 
+/** Secrets masked on every read (docs/scraping.md "Cookies and headers", saved definitions). */
 function templateBody(t: TemplateRow) {
-  return { id: t.id, name: t.name, description: t.description, request: t.request, params: t.params, createdAt: t.createdAt, updatedAt: t.updatedAt };
+  return { id: t.id, name: t.name, description: t.description, request: redactRequestSecrets(t.request), params: t.params, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
 const TEMPLATE_EXAMPLE = { name: 'title', request: { url: '{{page}}', selectors: ['h1'] }, params: [{ name: 'page', type: 'url', required: true }] };
@@ -28,6 +32,9 @@ const TEMPLATE_EXAMPLE = { name: 'title', request: { url: '{{page}}', selectors:
 const runResponses = { 200: runResultSchema, 202: queuedRunSchema, 403: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema };
 
 export function userTemplateRouteTable(deps: AppDeps): Route[] {
+  const keyring = configuredKeyring(deps.config);
+  /** The request as the row keeps it: secrets sealed; one sent back masked keeps the stored one. */
+  const sealed = (userId: string, request: Record<string, unknown>, stored?: unknown) => sealRequestSecrets(keyring, { userId, kind: 'template' }, request, stored);
   /** The caller's template, or 404 (unknown) / 403 (another account's). */
   const ownTemplate = async (id: string, userId: string): Promise<TemplateRow> => ownedBy(await deps.db.userTemplate.findUnique({ where: { id } }), userId, 'template');
   return [
@@ -43,7 +50,7 @@ export function userTemplateRouteTable(deps: AppDeps): Route[] {
       handler: async ({ auth, body }) => {
         assertValidTemplate(body.request, body.params);
         const created = await deps.db.userTemplate.create({
-          data: { userId: auth.userId, name: body.name, description: body.description ?? null, request: toJsonColumn(body.request), params: toJsonColumn(body.params) },
+          data: { userId: auth.userId, name: body.name, description: body.description ?? null, request: toJsonColumn(sealed(auth.userId, body.request)), params: toJsonColumn(body.params) },
         });
         return reply(201, templateBody(created));
       },
@@ -84,7 +91,8 @@ export function userTemplateRouteTable(deps: AppDeps): Route[] {
       errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED'],
       handler: async ({ auth, params, body: patch }) => {
         const template = await ownTemplate(params.id, auth.userId);
-        const request = patch.request ?? (template.request as Record<string, unknown>);
+        // Checked as the caller sees it (secrets masked).
+        const request = patch.request ?? redactRequestSecrets(template.request as Record<string, unknown>);
         const params_ = patch.params ?? (template.params as unknown as TemplateParam[]);
         // The merged template must be valid as a whole (new placeholders need declared params, and so on).
         assertValidTemplate(request, params_);
@@ -93,7 +101,7 @@ export function userTemplateRouteTable(deps: AppDeps): Route[] {
           data: {
             ...(patch.name !== undefined ? { name: patch.name } : {}),
             ...(patch.description !== undefined ? { description: patch.description } : {}),
-            ...(patch.request !== undefined ? { request: toJsonColumn(patch.request) } : {}),
+            ...(patch.request !== undefined ? { request: toJsonColumn(sealed(auth.userId, patch.request, template.request)) } : {}),
             ...(patch.params !== undefined ? { params: toJsonColumn(patch.params) } : {}),
           },
         });
@@ -128,7 +136,9 @@ export function userTemplateRouteTable(deps: AppDeps): Route[] {
       errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED', 'INSUFFICIENT_CREDIT', 'BLACKLISTED', 'PRIVATE_TARGET', 'SCRAPE_FAILED', 'TARGET_ERROR', 'TARGET_BLOCKED', 'RESPONSE_TOO_LARGE', 'BROWSER_UNAVAILABLE', 'TIMEOUT', 'ACTION_FAILED'],
       handler: async ({ auth, params, body }) => {
         const template = await ownTemplate(params.id, auth.userId);
-        const request = renderRun({ request: template.request as Record<string, unknown>, params: template.params as unknown as TemplateParam[] }, body);
+        // The one place its secrets are opened: the run's workflow input (encrypted by the payload codec).
+        const stored = unsealRequestSecrets(keyring, { userId: auth.userId, kind: 'template' }, template.request as Record<string, unknown>);
+        const request = renderRun({ request: stored, params: template.params as unknown as TemplateParam[] }, body);
         const answer = await startScrapeRun(deps, auth, request, {
           workflowId: (runId) => workflowIds.templateRun(template.id, runId),
           templateId: template.id,

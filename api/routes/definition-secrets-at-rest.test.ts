@@ -1,0 +1,167 @@
+/**
+ * The secrets of SAVED definitions at rest (docs/operations.md "Secrets at rest"): a login flow
+ * (a browser node typing a password, with a cookie), a monitor with a credential header and a
+ * saved template with an API key header, through the real service. Each really runs with its
+ * secrets (the test's site records what it saw), yet:
+ *  - no row of any table holds a secret in clear, nor base64 of one;
+ *  - every read of a definition shows the secrets masked (`[redacted]`), never the ciphertext;
+ *  - sending a definition back as read (masked) keeps the stored secrets: the edited flow still
+ *    types the password.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type TestAccount, createAccount, setBalance, sql } from '../../test/helpers/accounts';
+import { type Json, call } from '../../test/helpers/http';
+import { type Stack, startStack } from '../../test/helpers/stack';
+import { waitFor } from '../../test/helpers/wait';
+
+jest.setTimeout(300_000);
+
+const PASSWORD = `pw-${randomBytes(9).toString('hex')}`;
+const COOKIE_VALUE = `ck${randomBytes(9).toString('hex')}`;
+const MONITOR_TOKEN = `mt${randomBytes(9).toString('hex')}`;
+const TEMPLATE_KEY = `tk${randomBytes(9).toString('hex')}`;
+const SECRETS = [PASSWORD, COOKIE_VALUE, MONITOR_TOKEN, TEMPLATE_KEY];
+const REDACTED = '[redacted]';
+
+let stack: Stack;
+let account: TestAccount;
+let site: http.Server;
+let siteUrl: string;
+const seen = { cookies: [] as string[], typed: [] as string[], authorizations: [] as string[], apiKeys: [] as string[] };
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/typed') {
+      seen.typed.push(url.searchParams.get('v') ?? '');
+      res.writeHead(204).end();
+      return;
+    }
+    seen.cookies.push(req.headers.cookie ?? '');
+    seen.authorizations.push(req.headers.authorization ?? '');
+    seen.apiKeys.push(String(req.headers['x-api-key'] ?? ''));
+    res.writeHead(200, { 'content-type': 'text/html' }).end(
+      `<!doctype html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><input id="password" type="password">
+       <script>document.getElementById('password').addEventListener('input', function () { fetch('/typed?v=' + encodeURIComponent(this.value)); });</script></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  stack = await startStack({ env: { MONITOR_MIN_INTERVAL_MS: '1000' } });
+  account = await createAccount(stack.baseUrl);
+  await setBalance(stack.databaseUrl, account.userId, 1000);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+async function everyRowOfEveryTable(): Promise<string> {
+  const tables = await sql<{ name: string }>(stack.databaseUrl, `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+  const texts: string[] = [];
+  for (const { name } of tables) {
+    for (const row of await sql<{ row: string }>(stack.databaseUrl, `SELECT row_to_json(t)::text AS row FROM ${name} t`)) texts.push(row.row);
+  }
+  return texts.join('\n');
+}
+
+function expectNoSecretIn(text: string): void {
+  for (const secret of SECRETS) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(Buffer.from(secret).toString('base64').slice(0, 16));
+    expect(text).not.toContain(Buffer.from(secret).toString('base64url').slice(0, 16));
+  }
+}
+
+const api = (method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, { 'x-api-key': account.apiKey }, body);
+
+const loginNode = () => ({
+  id: 'login',
+  type: 'scrape',
+  config: {
+    url: `${siteUrl}/login`,
+    mode: 'browser',
+    selectors: ['h1'],
+    cookies: [{ name: 'sid', value: COOKIE_VALUE }],
+    actions: [{ type: 'click', selector: '#password' }, { type: 'write', text: PASSWORD }, { type: 'wait', milliseconds: 300 }],
+  },
+});
+
+describe('saved definitions keep their secrets sealed at rest, masked on read, and run with them', () => {
+  let flowId: string;
+  let monitorId: string;
+  let templateId: string;
+
+  it('saves a login flow, shows it masked, keeps the secrets when it is sent back masked, and the run types the password', async () => {
+    const created = await api('POST', '/flows', { name: 'login', nodes: [loginNode()] });
+    expect(created.status).toBe(201);
+    flowId = created.body.id as string;
+    const config = ((created.body.nodes as Json[])[0]!.config as Json);
+    expect(config.cookies).toEqual([{ name: 'sid', value: REDACTED }]);
+    expect((config.actions as Json[])[1]).toEqual({ type: 'write', text: REDACTED });
+
+    // The flow as read, renamed and sent back: the stored secrets stay.
+    const read = await api('GET', `/flows/${flowId}`);
+    expect(read.status).toBe(200);
+    expectNoSecretIn(JSON.stringify(read.body));
+    expect(JSON.stringify(read.body)).not.toContain('$sealed');
+    const put = await api('PUT', `/flows/${flowId}`, { name: 'login (renamed)', nodes: read.body.nodes });
+    expect(put.status).toBe(200);
+    // A masked secret where nothing is stored is refused, not typed as "[redacted]".
+    const bad = await api('PUT', `/flows/${flowId}`, { name: 'x', nodes: [{ ...loginNode(), config: { ...loginNode().config, headers: { authorization: REDACTED } } }] });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('header:authorization');
+
+    const run = await api('POST', `/flows/${flowId}/runs?wait=true`);
+    expect(run.status).toBe(200);
+    expect(run.body.status).toBe('succeeded');
+    expect(seen.cookies.some((c) => c.includes(`sid=${COOKIE_VALUE}`))).toBe(true);
+    await waitFor('the page saw the whole password typed', () => Promise.resolve(seen.typed.includes(PASSWORD)));
+    expectNoSecretIn(JSON.stringify(run.body));
+    const listed = await api('GET', '/flows');
+    expectNoSecretIn(JSON.stringify(listed.body));
+  });
+
+  it('creates a monitor with a credential header; its check sends it; reads show it masked', async () => {
+    const created = await api('POST', '/monitors', { name: 'members', request: { url: `${siteUrl}/members`, headers: { authorization: `Bearer ${MONITOR_TOKEN}` } }, schedule: { every: '1h' } });
+    expect(created.status).toBe(201);
+    monitorId = created.body.id as string;
+    expect((created.body.request as Json).headers).toEqual({ authorization: REDACTED });
+    // A PATCH of its name keeps the header (not given: the stored one stays).
+    expect((await api('PATCH', `/monitors/${monitorId}`, { name: 'members page' })).status).toBe(200);
+    expect((await api('POST', `/monitors/${monitorId}/check`)).status).toBe(202);
+    await waitFor('the check sent the header', () => Promise.resolve(seen.authorizations.includes(`Bearer ${MONITOR_TOKEN}`)));
+    const read = await api('GET', `/monitors/${monitorId}`);
+    expect((read.body.request as Json).headers).toEqual({ authorization: REDACTED });
+    expectNoSecretIn(JSON.stringify((await api('GET', '/monitors')).body));
+  });
+
+  it('saves a template with an API key header; its run sends it; reads show it masked', async () => {
+    const created = await api('POST', '/user-templates', {
+      name: 'members',
+      request: { url: '{{page}}', headers: { 'x-api-key': TEMPLATE_KEY } },
+      params: [{ name: 'page', type: 'url', required: true }],
+    });
+    expect(created.status).toBe(201);
+    templateId = created.body.id as string;
+    expect((created.body.request as Json).headers).toEqual({ 'x-api-key': REDACTED });
+    // The request sent back as read (masked) keeps the key.
+    const patched = await api('PATCH', `/user-templates/${templateId}`, { request: { ...(created.body.request as Json), selectors: ['h1'] } });
+    expect(patched.status).toBe(200);
+    const run = await api('POST', `/user-templates/${templateId}/run`, { params: { page: `${siteUrl}/template` } });
+    expect(run.status).toBe(200);
+    expect(seen.apiKeys).toContain(TEMPLATE_KEY);
+    expectNoSecretIn(JSON.stringify((await api('GET', '/user-templates')).body));
+  });
+
+  it('no row of any table holds a secret in clear, nor base64 of one', async () => {
+    const rows = await everyRowOfEveryTable();
+    expect(rows).toContain(flowId);
+    expect(rows).toContain(monitorId);
+    expect(rows).toContain(templateId);
+    expect(rows).toContain('$sealed:v1:');
+    expectNoSecretIn(rows);
+  });
+});
