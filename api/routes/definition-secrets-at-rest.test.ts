@@ -1,7 +1,8 @@
 /**
  * The secrets of SAVED definitions at rest (docs/operations.md "Secrets at rest"): a login flow
  * (a browser node typing a password, with a cookie), a monitor with a credential header and a
- * saved template with an API key header, through the real service. Each really runs with its
+ * saved template with an API key header, a crawl with a credential header and a Firecrawl batch
+ * with a cookie, through the real service. Each really runs with its
  * secrets (the test's site records what it saw), yet:
  *  - no row of any table holds a secret in clear, nor base64 of one;
  *  - every read of a definition shows the secrets masked (`[redacted]`), never the ciphertext;
@@ -22,7 +23,9 @@ const PASSWORD = `pw-${randomBytes(9).toString('hex')}`;
 const COOKIE_VALUE = `ck${randomBytes(9).toString('hex')}`;
 const MONITOR_TOKEN = `mt${randomBytes(9).toString('hex')}`;
 const TEMPLATE_KEY = `tk${randomBytes(9).toString('hex')}`;
-const SECRETS = [PASSWORD, COOKIE_VALUE, MONITOR_TOKEN, TEMPLATE_KEY];
+const CRAWL_TOKEN = `ct${randomBytes(9).toString('hex')}`;
+const BATCH_COOKIE = `bc${randomBytes(9).toString('hex')}`;
+const SECRETS = [PASSWORD, COOKIE_VALUE, MONITOR_TOKEN, TEMPLATE_KEY, CRAWL_TOKEN, BATCH_COOKIE];
 const REDACTED = '[redacted]';
 
 let stack: Stack;
@@ -156,8 +159,34 @@ describe('saved definitions keep their secrets sealed at rest, masked on read, a
     expectNoSecretIn(JSON.stringify((await api('GET', '/user-templates')).body));
   });
 
+  let crawlId: string;
+  it('a crawl and a Firecrawl batch send their page template\'s secrets to the site; their job rows keep them sealed', async () => {
+    const started = await api('POST', '/crawl', { url: `${siteUrl}/crawled`, limit: 1, max_depth: 0, sitemap: 'skip', per_host_delay_ms: 0, scrape: { headers: { authorization: `Bearer ${CRAWL_TOKEN}` }, selectors: ['h1'] } });
+    expect(started.status).toBe(202);
+    crawlId = started.body.id as string;
+    const ended = await waitFor(`crawl ${crawlId} ended`, async () => {
+      const got = await api('GET', `/crawl/${crawlId}`);
+      return ['completed', 'failed', 'cancelled', 'credit_exhausted'].includes(got.body.status as string) ? got.body : undefined;
+    }, 120_000);
+    expect(ended.status).toBe('completed');
+    expect(seen.authorizations).toContain(`Bearer ${CRAWL_TOKEN}`);
+    expectNoSecretIn(JSON.stringify(ended));
+    expectNoSecretIn(JSON.stringify((await api('GET', `/crawl/${crawlId}/pages`)).body));
+
+    const batch = await call(stack.baseUrl, 'POST', '/v2/batch/scrape', { authorization: `Bearer ${account.apiKey}` }, { urls: [`${siteUrl}/batched`], formats: ['markdown'], headers: { cookie: `bsid=${BATCH_COOKIE}` } });
+    expect(batch.status).toBe(200);
+    const batchId = batch.body.id as string;
+    const done = await waitFor(`batch ${batchId} completed`, async () => {
+      const got = await call(stack.baseUrl, 'GET', `/v2/batch/scrape/${batchId}`, { authorization: `Bearer ${account.apiKey}` });
+      return got.body.status === 'completed' ? got.body : undefined;
+    }, 120_000);
+    expect((done.data as Json[]).length).toBe(1);
+    expect(seen.cookies.some((c) => c.includes(`bsid=${BATCH_COOKIE}`))).toBe(true);
+  });
+
   it('no row of any table holds a secret in clear, nor base64 of one', async () => {
     const rows = await everyRowOfEveryTable();
+    expect(rows).toContain(crawlId);
     expect(rows).toContain(flowId);
     expect(rows).toContain(monitorId);
     expect(rows).toContain(templateId);
