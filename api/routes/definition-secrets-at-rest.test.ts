@@ -10,8 +10,7 @@
  *    types the password.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type SecretRecorderSite, startSecretRecorderSite } from '../../test/fixtures/secret-recorder-site';
 import { type TestAccount, createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { type Json, call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
@@ -30,35 +29,21 @@ const REDACTED = '[redacted]';
 
 let stack: Stack;
 let account: TestAccount;
-let site: http.Server;
+let site: SecretRecorderSite;
 let siteUrl: string;
-const seen = { cookies: [] as string[], typed: [] as string[], authorizations: [] as string[], apiKeys: [] as string[] };
+let seen: SecretRecorderSite['seen'];
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/typed') {
-      seen.typed.push(url.searchParams.get('v') ?? '');
-      res.writeHead(204).end();
-      return;
-    }
-    seen.cookies.push(req.headers.cookie ?? '');
-    seen.authorizations.push(req.headers.authorization ?? '');
-    seen.apiKeys.push(String(req.headers['x-api-key'] ?? ''));
-    res.writeHead(200, { 'content-type': 'text/html' }).end(
-      `<!doctype html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><input id="password" type="password">
-       <script>document.getElementById('password').addEventListener('input', function () { fetch('/typed?v=' + encodeURIComponent(this.value)); });</script></body></html>`,
-    );
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startSecretRecorderSite();
+  siteUrl = site.url;
+  seen = site.seen;
   stack = await startStack({ env: { MONITOR_MIN_INTERVAL_MS: '1000' } });
   account = await createAccount(stack.baseUrl);
   await setBalance(stack.databaseUrl, account.userId, 1000);
 });
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 async function everyRowOfEveryTable(): Promise<string> {

@@ -11,8 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type SecretRecorderSite, startSecretRecorderSite } from '../../test/fixtures/secret-recorder-site';
 import { type TestAccount, createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { testEnv } from '../../test/helpers/env';
 import { type Json, call } from '../../test/helpers/http';
@@ -29,33 +28,21 @@ const SECRETS = [PASSWORD, COOKIE_VALUE, HEADER_COOKIE_VALUE];
 
 let stack: Stack;
 let account: TestAccount;
-let site: http.Server;
+let site: SecretRecorderSite;
 let siteUrl: string;
-const seen = { cookies: [] as string[], typed: [] as string[] };
+let seen: SecretRecorderSite['seen'];
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/typed') {
-      seen.typed.push(url.searchParams.get('v') ?? '');
-      res.writeHead(204).end();
-      return;
-    }
-    seen.cookies.push(req.headers.cookie ?? '');
-    res.writeHead(200, { 'content-type': 'text/html' }).end(
-      `<!doctype html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><input id="password" type="password">
-       <script>document.getElementById('password').addEventListener('input', function () { fetch('/typed?v=' + encodeURIComponent(this.value)); });</script></body></html>`,
-    );
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startSecretRecorderSite();
+  siteUrl = site.url;
+  seen = site.seen;
   stack = await startStack({ env: { OPERATOR_TOKEN } });
   account = await createAccount(stack.baseUrl);
   await setBalance(stack.databaseUrl, account.userId, 1000);
 });
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 /** The text of a `temporal workflow show --output json` answer, with every base64 payload `data` decoded beside it. */
