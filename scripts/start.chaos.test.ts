@@ -501,9 +501,14 @@ describe('chaos under load on the cluster topology (issue 14)', () => {
         const nextKill = kills.find((other) => other.killedAt > k.killedAt)?.killedAt ?? Infinity;
         const dependenciesBackAt = Math.max(...(['database', 'temporal'] as const).map((d) => backAt(dependencies[d].observations, k.killedAt, nextKill) ?? Infinity));
         const replicas = readiness.map(({ name, observations }) => {
-          // Its first /readyz asked once both dependencies answered, and answered 200: ready when that answer came.
-          const ready = observations.find((o) => o.sentAt >= dependenciesBackAt && o.state === '200');
-          return { name, recoveryMs: ready ? ready.answeredAt - dependenciesBackAt : undefined };
+          // A replica that was itself killed while this dependency was down or recovering (the
+          // random plan may overlap the two) can only be ready once its supervisor runs it again:
+          // it is measured from the later of the two, so its own restart is not slow recovery.
+          const ownKill = kills.find((other) => other.victim === 'API replica' && other.name === name && other.killedAt >= k.killedAt && other.killedAt <= dependenciesBackAt + RECOVERY_BOUND_MS);
+          const from = ownKill ? Math.max(dependenciesBackAt, ownKill.killedAt + (ownKill.backMs ?? Infinity)) : dependenciesBackAt;
+          // Its first /readyz asked from then on that answered 200: ready when that answer came.
+          const ready = observations.find((o) => o.sentAt >= from && o.state === '200');
+          return { name, recoveryMs: ready ? ready.answeredAt - from : undefined };
         });
         return { victim: k.victim, killedAt: k.killedAt, dependenciesBackAt, dependenciesBackMs: dependenciesBackAt - k.killedAt, replicas };
       });
