@@ -11,7 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type SecretRecorderSite, startSecretRecorderSite } from '../../test/fixtures/secret-recorder-site';
-import { type TestAccount, createAccount, setBalance, sql } from '../../test/helpers/accounts';
+import { type TestAccount, createAccount, setBalance } from '../../test/helpers/accounts';
+import { everyRowOfEveryTable } from '../../test/helpers/database';
 import { type Json, call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
@@ -45,15 +46,6 @@ afterAll(async () => {
   await stack?.stop();
   await site?.close();
 });
-
-async function everyRowOfEveryTable(): Promise<string> {
-  const tables = await sql<{ name: string }>(stack.databaseUrl, `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
-  const texts: string[] = [];
-  for (const { name } of tables) {
-    for (const row of await sql<{ row: string }>(stack.databaseUrl, `SELECT row_to_json(t)::text AS row FROM ${name} t`)) texts.push(row.row);
-  }
-  return texts.join('\n');
-}
 
 function expectNoSecretIn(text: string): void {
   for (const secret of SECRETS) {
@@ -170,7 +162,7 @@ describe('saved definitions keep their secrets sealed at rest, masked on read, a
   });
 
   it('no row of any table holds a secret in clear, nor base64 of one', async () => {
-    const rows = await everyRowOfEveryTable();
+    const rows = await everyRowOfEveryTable(stack.databaseUrl);
     expect(rows).toContain(crawlId);
     expect(rows).toContain(flowId);
     expect(rows).toContain(monitorId);

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { type SecretRecorderSite, startSecretRecorderSite } from '../../test/fixtures/secret-recorder-site';
 import { type TestAccount, createAccount, setBalance, sql } from '../../test/helpers/accounts';
 import { testEnv } from '../../test/helpers/env';
+import { everyRowOfEveryTable } from '../../test/helpers/database';
 import { type Json, call } from '../../test/helpers/http';
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
@@ -65,15 +66,6 @@ function workflowShow(workflowId: string, extra: string[] = []): string {
   return execFileSync(testEnv('temporalCli'), ['workflow', 'show', '--workflow-id', workflowId, '--address', stack.env.TEMPORAL_ADDRESS!, '--output', 'json', ...extra], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
 }
 
-async function everyRowOfEveryTable(): Promise<string> {
-  const tables = await sql<{ name: string }>(stack.databaseUrl, `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
-  const texts: string[] = [];
-  for (const { name } of tables) {
-    for (const row of await sql<{ row: string }>(stack.databaseUrl, `SELECT row_to_json(t)::text AS row FROM ${name} t`)) texts.push(row.row);
-  }
-  return texts.join('\n');
-}
-
 describe('a login-like scrape leaves no secret in clear at rest', () => {
   let runId: string;
   let workflowId: string;
@@ -101,7 +93,7 @@ describe('a login-like scrape leaves no secret in clear at rest', () => {
   });
 
   it('no row of any table holds them; the owner sees the request masked, another account not at all', async () => {
-    const rows = await everyRowOfEveryTable();
+    const rows = await everyRowOfEveryTable(stack.databaseUrl);
     expect(rows).toContain(runId);
     for (const secret of SECRETS) expect(rows).not.toContain(secret);
     const own = await call(stack.baseUrl, 'GET', `/api/users/scrape-runs/${runId}`, { cookie: account.cookie });

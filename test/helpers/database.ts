@@ -30,3 +30,16 @@ export async function sql<T = Record<string, unknown>>(databaseUrl: string, text
     await client.end();
   }
 }
+
+/**
+ * Every row of every table of the database, each as its JSON, one per line: what an operator or a
+ * backup can read. The secrets-at-rest tests look for a secret in it.
+ */
+export async function everyRowOfEveryTable(databaseUrl: string): Promise<string> {
+  const tables = await sql<{ name: string }>(databaseUrl, `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+  const texts: string[] = [];
+  for (const { name } of tables) {
+    for (const row of await sql<{ row: string }>(databaseUrl, `SELECT row_to_json(t)::text AS row FROM ${name} t`)) texts.push(row.row);
+  }
+  return texts.join('\n');
+}
