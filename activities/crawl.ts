@@ -58,7 +58,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
         concurrency: job.concurrency,
         pageCost: crawl.pageCost,
         // The plan is the workflow's input (encrypted by the payload codec): the one place the page template's secrets are opened.
-        scrape: deps.secretKeyring ? unsealRequestSecrets(deps.secretKeyring, { userId: crawl.userId, kind: 'crawl' }, job.scrape) : job.scrape,
+        scrape: unsealRequestSecrets(deps.secretKeyring, { userId: crawl.userId, kind: 'crawl' }, job.scrape),
         events: false,
         resumes: crawl.resumes,
         ...(job.escalation ? { escalation: job.escalation } : {}),

@@ -16,7 +16,6 @@ import { resealDefinitions } from '../sessions/reseal-definitions';
 import { DEFINITION_COLUMNS } from './definition-columns';
 import { embeddedDatabaseUrl } from './runtime/postgres';
 
-
 async function main(): Promise<number> {
   const config = loadConfig();
   const url = config.DATABASE_URL ?? embeddedDatabaseUrl(config.dataDir, config.EMBEDDED_PG_PORT);

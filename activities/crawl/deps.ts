@@ -27,10 +27,9 @@ export interface CrawlActivityDeps {
   runs: Pick<ScrapeRunStore, 'cancelUnfinished' | 'answerQueuedRun'>;
   /** CRAWL_ROBOTS_RETRY_MS / CRAWL_ROBOTS_GIVE_UP_MS (defaults: 30 s, 30 min). */
   crawlRobots?: { retryMs: number; giveUpMs: number };
-  /** What a crawl's page-template secrets are sealed under (sessions/request-secrets.ts); absent: none are opened. */
-  secretKeyring?: SessionKeyring;
+  /** What a crawl's page-template secrets are sealed under (sessions/request-secrets.ts). */
+  secretKeyring: SessionKeyring;
 }
-
 
 /** The longest wait between two fetches of a robots.txt that cannot be read. */
 export const ROBOTS_RETRY_MAX_MS = 5 * 60_000;
