@@ -13,12 +13,9 @@ import { errorCodeOr } from '../../platform/errors';
 import type { FirstAttemptOutcome, ScrapeActivityOutput, ScrapeJob } from '../../workflows/definitions';
 import { jobStepInput } from '../../workflows/scrape-job-step';
 import type { Engines } from '../../scrape/engine-implementations';
-import { type ScrapeActivityDeps, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
+import { type ScrapeActivityDeps, heartbeating, scrapeOnce, settleFailedScrape, toFailure } from './run-scrape';
 import type { FailedScrape, ScrapeActivityInput } from '../../workflows/activities';
 import type { Engine } from '../../scrape/request';
-
-/** How often a regular `scrapeStep` heartbeats (its workflow's heartbeat timeout is 10 s: workflows/crawl-escalation.ts). */
-const STEP_HEARTBEAT_MS = 2000;
 
 function activityInput(job: ScrapeJob): ScrapeActivityInput {
   // An `auto` run starts on its first step and pays when it succeeds (docs/scraping.md "Escalation").
@@ -65,12 +62,7 @@ export function createScrapeBatchActivities(deps: ScrapeActivityDeps & { engines
     async scrapeStep(input: { scrape: ScrapeJob; step: number }): Promise<ScrapeActivityOutput> {
       const ctx = Context.current();
       const stepInput = jobStepInput(input.scrape, input.step);
-      const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt: ctx.info.attempt }), STEP_HEARTBEAT_MS);
-      try {
-        return await scrapeOnce(deps, engineFor({ ...input.scrape, request: stepInput.request }), stepInput, ctx.info.attempt, ctx.cancellationSignal);
-      } finally {
-        clearInterval(heartbeat);
-      }
+      return heartbeating(ctx, () => scrapeOnce(deps, engineFor({ ...input.scrape, request: stepInput.request }), stepInput, ctx.info.attempt, ctx.cancellationSignal));
     },
 
     /** Refunds and records the scrapes of a batch whose every attempt failed. */

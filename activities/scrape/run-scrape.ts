@@ -324,9 +324,20 @@ export function proxySettings(config: Pick<Config, 'PROXY_URLS' | 'PROXY_TIERS' 
  */
 export async function runScrapeAttempt(deps: ScrapeActivityDeps, engine: Engine, input: ScrapeActivityInput): Promise<ScrapeActivityOutput> {
   const ctx = Context.current();
-  const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt: ctx.info.attempt }), 2000);
+  return heartbeating(ctx, () => scrapeOnce(deps, engine, input, ctx.info.attempt, ctx.cancellationSignal));
+}
+
+/** How often a regular scrape activity heartbeats (the workflows give it a 10 s heartbeat timeout). */
+const HEARTBEAT_EVERY_MS = 2000;
+
+/**
+ * `work`, heartbeating while it runs when the activity is a regular one (a local activity has no
+ * heartbeat): a crashed worker is noticed, and a cancel reaches the engine through `cancellationSignal`.
+ */
+export async function heartbeating<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
+  const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat({ attempt: ctx.info.attempt }), HEARTBEAT_EVERY_MS);
   try {
-    return await scrapeOnce(deps, engine, input, ctx.info.attempt, ctx.cancellationSignal);
+    return await work();
   } finally {
     clearInterval(heartbeat);
   }
