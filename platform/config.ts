@@ -4,6 +4,7 @@
  * Names and meanings of the settings are fixed (the README's Configuration table says so).
  */
 import { crossFieldProblems, isBase64Key32 } from './config-rules';
+import { DEFAULT_CREDIT_PACKS, DEFAULT_PLANS, creditPackSchema, planSchema } from './catalog';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -34,39 +35,7 @@ const jsonList = <T extends z.ZodType>(item: T) =>
     })
     .pipe(z.array(item).min(1));
 
-const catalogId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'ids are 1-40 of a-z, 0-9, _ and -');
-
-export const creditPackSchema = z.object({
-  id: catalogId,
-  name: z.string().min(1).max(80),
-  credits: z.number().int().positive(),
-  priceCents: z.number().int().positive(),
-  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a 3-letter ISO code in lower case'),
-});
-export type CreditPack = z.infer<typeof creditPackSchema>;
-
-export const planSchema = z.object({
-  id: catalogId,
-  name: z.string().min(1).max(80),
-  /** Credit added at the start of every period. */
-  creditsPerPeriod: z.number().int().min(0),
-  /** Price of one period; 0 = free (no payment, active at once). */
-  priceCents: z.number().int().min(0),
-  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a 3-letter ISO code in lower case'),
-});
-export type Plan = z.infer<typeof planSchema>;
-
-export const DEFAULT_CREDIT_PACKS: CreditPack[] = [
-  { id: 'pack-1k', name: '1,000 credits', credits: 1000, priceCents: 1000, currency: 'usd' },
-  { id: 'pack-5k', name: '5,000 credits', credits: 5000, priceCents: 4500, currency: 'usd' },
-  { id: 'pack-25k', name: '25,000 credits', credits: 25000, priceCents: 20000, currency: 'usd' },
-];
-
-export const DEFAULT_PLANS: Plan[] = [
-  { id: 'free', name: 'Free', creditsPerPeriod: 0, priceCents: 0, currency: 'usd' },
-  { id: 'starter', name: 'Starter', creditsPerPeriod: 2000, priceCents: 1500, currency: 'usd' },
-  { id: 'pro', name: 'Pro', creditsPerPeriod: 10000, priceCents: 6000, currency: 'usd' },
-];
+export { type CreditPack, DEFAULT_CREDIT_PACKS, DEFAULT_PLANS, type Plan, creditPackSchema, planSchema } from './catalog';
 
 /**
  * Browser mode's Chromium when CHROMIUM_PATH is unset: Debian's full `chromium` in new headless
@@ -190,6 +159,13 @@ const configSchema = z.object({
    * PostgreSQL (docs/operations.md, "Limits"); 0 = one statement per request, exact across replicas.
    */
   RATE_LIMIT_FLUSH_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(10_000).default(100),
+  /**
+   * The sweep that closes rows whose workflow closed without finishing them (a workflow terminated
+   * in the Temporal UI; api/closed-workflow-runs.ts, docs/operations.md "Workflows ended from
+   * Temporal"): how often each API replica looks, and how old a live row must be to be looked at.
+   */
+  CLOSED_WORKFLOW_SWEEP_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(1_000).max(3_600_000).default(60_000),
+  CLOSED_WORKFLOW_GRACE_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(86_400_000).default(300_000),
   /** Standalone scrape runs plus flow runs in flight per account, across replicas; 0 = no limit. */
   CONCURRENCY_LIMIT: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(64),
   /**
