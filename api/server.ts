@@ -31,6 +31,7 @@ import { createIdempotencySweeper, createIdempotencyStore } from './idempotency'
 import { createLimits, limitSettings } from './limits';
 import { createRunWaiters } from './run-waiters';
 import { createOrphanRunReaper } from './orphan-runs';
+import { createClosedWorkflowSweep } from './closed-workflow-runs';
 import { createScrapeDispatcher } from './scrape-dispatch';
 import { sessionStoreFromConfig } from '../sessions/store';
 
@@ -108,6 +109,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
     settings: { maxBatch: config.SCRAPE_BATCH_MAX, lingerMs: config.SCRAPE_BATCH_LINGER_MS },
   });
   const orphans = createOrphanRunReaper({ runs, temporal, logger });
+  const closedWorkflows = createClosedWorkflowSweep({ db, runs, temporal, queues, logger, graceMs: config.CLOSED_WORKFLOW_GRACE_MS, intervalMs: config.CLOSED_WORKFLOW_SWEEP_MS });
   const idempotencySweeper = createIdempotencySweeper({ store: createIdempotencyStore(sql), logger });
   const limits = createLimits({ sql, metrics, logger, ...limitSettings(config) });
   // Past minutes' request counters go with the hourly sweep.
@@ -129,6 +131,7 @@ export async function startApi(config: Config): Promise<{ server: Server; port: 
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       orphans.close();
+      closedWorkflows.close();
       idempotencySweeper.close();
       clearInterval(limitSweep);
       await limits.close();

@@ -95,6 +95,15 @@ export function createFlowStore(db: Database) {
       });
     },
 
+    /** Runs still open (queued, running, waiting for input) created before `olderThanMs` ago, oldest first (index flow_run_live_idx). */
+    openRunsSince: (olderThanMs: number, limit: number) =>
+      db.flowRun.findMany({
+        where: { status: { in: OPEN_RUN }, createdAt: { lt: new Date(Date.now() - olderThanMs) } },
+        select: { id: true, workflowId: true },
+        orderBy: { createdAt: 'asc' },
+        take: limit,
+      }),
+
     /** Writes the run's status; a finished run is never reopened (a replayed "running" is ignored). */
     async recordRun(input: { flowRunId: string; status: FlowRunStatus; error?: unknown }): Promise<void> {
       const finished = !OPEN_RUN.includes(input.status);

@@ -126,6 +126,15 @@ export function createMonitorStore(db: Database) {
     listChecks: (monitorId: string, page: { after: object; orderBy: Array<{ createdAt?: 'asc' | 'desc'; id?: 'asc' | 'desc' }>; take: number }) =>
       db.monitorCheck.findMany({ where: { monitorId, ...page.after }, orderBy: page.orderBy, take: page.take }),
 
+    /** Checks still `running` created before `olderThanMs` ago, oldest first (index monitor_check_running_idx). */
+    runningChecksSince: (olderThanMs: number, limit: number) =>
+      db.monitorCheck.findMany({
+        where: { status: 'running', createdAt: { lt: new Date(Date.now() - olderThanMs) } },
+        select: { id: true, workflowId: true, scrapeRunId: true },
+        orderBy: { createdAt: 'asc' },
+        take: limit,
+      }),
+
     /** The latest check of each monitor (the list's "last check"). */
     async lastChecks(monitorIds: string[]): Promise<Map<string, MonitorCheckRow>> {
       if (monitorIds.length === 0) return new Map();

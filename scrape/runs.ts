@@ -112,6 +112,27 @@ export function createScrapeRunStore(sql: RunSql) {
       );
     },
 
+    /**
+     * Runs still live (queued or running) recorded before `olderThanMs` ago, oldest first, with
+     * their workflow ids: what api/closed-workflow-runs.ts holds against Temporal. A flow's runs
+     * are left out (the sweep closes them with their flow run); index scrape_run_live_idx holds
+     * only live rows, so this stays cheap however many runs have finished.
+     */
+    async liveSince(olderThanMs: number, limit: number): Promise<Array<{ id: string; workflowId: string }>> {
+      return sql.query<{ id: string; workflowId: string }>(
+        `SELECT id, "workflowId" FROM scrape_run
+         WHERE status IN ${LIVE} AND "flowRunId" IS NULL AND "createdAt" < now() - make_interval(secs => $1::double precision / 1000)
+         ORDER BY "createdAt" LIMIT $2`,
+        [olderThanMs, limit],
+      );
+    },
+
+    /** The live runs of one flow run (its nodes' scrapes). */
+    async liveOfFlowRun(flowRunId: string): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(`SELECT id FROM scrape_run WHERE "flowRunId" = $1 AND status IN ${LIVE}`, [flowRunId]);
+      return rows.map((row) => row.id);
+    },
+
     ...runAttemptStatements(sql),
     // The results cache's writes (a hit recorded as a `cached` run): results-cache.ts.
     ...createResultsCache(sql),

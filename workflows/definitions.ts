@@ -53,6 +53,8 @@ export const workflowIds = {
   flowForeach: (flowRunWorkflowId: string, nodeId: string) => `${flowRunWorkflowId}-foreach-${nodeId}`,
   /** A map (POST /map, docs/crawl.md "Map"): an ordinary scrape run under its own workflow. */
   map: (runId: string) => `map-${runId}`,
+  /** Settles a monitor check whose own workflow closed before it did (api/closed-workflow-runs.ts): once per check. */
+  monitorCheckSettle: (checkId: string) => `monitor-check-settle-${checkId}`,
   /** One delivery of a webhook event (docs/webhooks.md); a redelivery is a delivery of its own. */
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
   /** A Firecrawl extract job (docs/firecrawl.md "Extract"): waits for its crawl and batch jobs, then asks the model. */

@@ -6,5 +6,5 @@ export { flowWorkflow, foreachWorkflow } from './flow.workflow';
 export { subscriptionEndWorkflow, subscriptionRefillWorkflow } from './subscription.workflow';
 export { webhookDeliveryWorkflow } from './webhook.workflow';
 export { crawlWorkflow } from './crawl.workflow';
-export { monitorCheckWorkflow } from './monitor.workflow';
+export { monitorCheckSettleWorkflow, monitorCheckWorkflow } from './monitor.workflow';
 export { extractWorkflow } from './extract.workflow';

@@ -61,3 +61,15 @@ export async function monitorCheckWorkflow(input: MonitorCheckWorkflowInput): Pr
   await emitWebhookEvents(settled.events);
   return { checkId, status: settled.status };
 }
+
+/**
+ * Settles a check whose own workflow closed before settling it (terminated from the Temporal UI,
+ * or past its execution timeout): api/closed-workflow-runs.ts starts this once the check's scrape
+ * run is closed, under one id per check, so the check is settled (`failed`, the run's error) and
+ * its event emitted as its workflow would have done, once.
+ */
+export async function monitorCheckSettleWorkflow(input: { checkId: string }): Promise<MonitorCheckOutcome> {
+  const settled = await checks.settleMonitorCheck({ checkId: input.checkId });
+  await emitWebhookEvents(settled.events);
+  return { checkId: input.checkId, status: settled.status };
+}

@@ -490,6 +490,42 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    produces: {
+      'monitorCheckSettleWorkflow.terminated-check':
+        "a check whose workflow was terminated mid-scrape, settled by the closed-workflow sweep's own workflow: the check settled failed, no event (the first failure)",
+    },
+    async run(ctx): Promise<Recording[]> {
+      const account = await ctx.newAccount();
+      const hold = `replay-settle-${randomUUID()}`;
+      const monitor = await ok(
+        call(ctx.stack.baseUrl, 'POST', '/monitors', key(account), { name: 'replay-settle', request: { url: `${ctx.fixtures.url}/hold?key=${hold}`, options: { retry_count: 0 } }, schedule: { every: '1h' } }),
+        201,
+        'create a monitor on a held page',
+      );
+      await ok(call(ctx.stack.baseUrl, 'POST', `/monitors/${monitor.id as string}/check`, key(account)), 202, 'check now');
+      const check = await waitFor('the check fetching its page', async () => {
+        const [row] = await sql<{ id: string; workflowId: string; status: string }>(
+          ctx.stack.databaseUrl,
+          `SELECT c.id, c."workflowId", r.status::text AS status FROM monitor_check c JOIN scrape_run r ON r.id = c."scrapeRunId" WHERE c."monitorId" = $1`,
+          [monitor.id],
+        );
+        return row?.status === 'running' ? row : undefined;
+      }, CLOSE_WAIT_MS);
+      await ctx.client.workflow.getHandle(check.workflowId).terminate('replay recording');
+      const settleId = workflowIds.monitorCheckSettle(check.id);
+      await waitFor('the settle workflow started by the sweep', async () => {
+        try {
+          return (await ctx.client.workflow.getHandle(settleId).describe()).status.name === 'COMPLETED' ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      }, CLOSE_WAIT_MS);
+      ctx.fixtures.release(hold);
+      await ok(call(ctx.stack.baseUrl, 'DELETE', `/monitors/${monitor.id as string}`, key(account)), 204, 'delete the monitor');
+      return [{ name: 'monitorCheckSettleWorkflow.terminated-check', workflowId: settleId, covers: { 'activity:settleMonitorCheck': 1, 'end:completed': 1 } }];
+    },
+  },
+  {
     produces: { 'extractWorkflow.completed': "a Firecrawl extract of one page: its batch job awaited, then the model's step (one chunk)" },
     async run(ctx): Promise<Recording[]> {
       ctx.llm.script({ content: JSON.stringify({ title: 'Docs 0' }) });
@@ -582,6 +618,9 @@ async function main(): Promise<void> {
         LOCAL_PAYMENT_SECRET: localPaymentSecret,
         LLM_BASE_URL: llm.baseUrl,
         LLM_MODEL: 'fixture-model',
+        // The case of a terminated check waits for the sweep that settles it.
+        CLOSED_WORKFLOW_SWEEP_MS: '1000',
+        CLOSED_WORKFLOW_GRACE_MS: '2000',
         ...WEBHOOK_ENV,
       },
     });
