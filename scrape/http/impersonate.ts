@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { BrowserProfile, Transport } from 'wreq-js';
+import type { BrowserProfile, CustomHttp2Options, Transport } from 'wreq-js';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { tlsTrustEnvironment } from '../../platform/config';
 import { normalizeHost, resolvePublicHost } from '../../platform/target-guard';
@@ -29,6 +29,27 @@ import type { EgressProxy } from '../browser/egress-proxy';
 import { startEgressProxy } from '../browser/egress-proxy';
 
 type WreqModule = typeof import('wreq-js');
+
+/**
+ * Chrome's HTTP/2 connection, as the shipped Chromium opens it: SETTINGS
+ * `1:65536;2:0;4:6291456;6:262144` in Chrome's order, a connection WINDOW_UPDATE to 15 MiB
+ * (15663105 over the default), pseudo-headers `m,a,s,p`, and the HEADERS frame's priority:
+ * exclusive on stream 0, weight 256 (the wire byte is weight - 1: 255). wreq-js's Chrome profiles
+ * send weight 220 there (wire byte 219). `emulation.http2Options` replaces the profile's whole
+ * HTTP/2 section (the profile's TLS section stays as it is), so every field the profile sets is
+ * given here with the profile's value, and only the weight differs. Checked field by field against
+ * Chromium in api/routes/scrape-tls.test.ts.
+ */
+export const CHROME_HTTP2_OPTIONS: CustomHttp2Options = {
+  headerTableSize: 65_536,
+  enablePush: false,
+  initialWindowSize: 6_291_456,
+  maxHeaderListSize: 262_144,
+  initialConnectionWindowSize: 15_728_640,
+  headersPseudoOrder: ['Method', 'Authority', 'Scheme', 'Path'],
+  settingsOrder: ['HeaderTableSize', 'EnablePush', 'MaxConcurrentStreams', 'InitialWindowSize', 'MaxFrameSize', 'MaxHeaderListSize', 'EnableConnectProtocol', 'NoRfc7540Priorities'],
+  headersStreamDependency: { dependencyId: 0, weight: 255, exclusive: true },
+};
 
 /** The Chrome a scrape presents: its major version and the headers that name it. */
 export interface ChromeIdentity {
@@ -133,6 +154,8 @@ export interface ImpersonatingClientOptions {
   allowPrivateTargets: boolean;
   connectTimeoutMs: number;
   connectionsPerOrigin: number;
+  /** Keep the wreq-js profile's own HTTP/2 section (HEADERS weight 220) instead of CHROME_HTTP2_OPTIONS: the bench's baseline. */
+  profileHttp2?: boolean;
 }
 
 /** undefined when wreq-js's native binding cannot load here (the engine then stays on undici). */
@@ -161,6 +184,8 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
       t = wreq.createTransport({
         browser: profile as BrowserProfile,
         os: 'linux',
+        // The profile's TLS; Chrome's HTTP/2 with the HEADERS weight Chromium sends.
+        ...(options.profileHttp2 ? {} : { emulation: { http2Options: CHROME_HTTP2_OPTIONS } }),
         proxy: proxyUrl.href,
         insecure,
         connectTimeout: options.connectTimeoutMs,
