@@ -107,6 +107,11 @@ function impersonatedIdentity(options: HttpEngineOptions): ChromeIdentity | unde
   return major === undefined ? undefined : chromeIdentity(major);
 }
 
+function impersonatorOptions(options: HttpEngineOptions) {
+  const { allowPrivateTargets, connectTimeoutMs = 10_000, connectionsPerOrigin = 32 } = options;
+  return { allowPrivateTargets, connectTimeoutMs, connectionsPerOrigin, profileHttp2: options.impersonate?.http2 === 'profile' };
+}
+
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -129,12 +134,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     });
   const agent = directAgent(true);
   let insecureAgent: Agent | undefined;
-  const impersonator = lazyImpersonatingClient(identity, {
-    allowPrivateTargets: options.allowPrivateTargets,
-    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    connectionsPerOrigin: options.connectionsPerOrigin ?? 32,
-    profileHttp2: options.impersonate?.http2 === 'profile',
-  });
+  const impersonator = lazyImpersonatingClient(identity, impersonatorOptions(options));
 
   // One keep-alive pool per upstream proxy, made on first use (none without PROXY_URLS).
   const proxied = new Map<string, Agent>();
