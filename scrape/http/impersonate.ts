@@ -3,9 +3,11 @@
  *
  * https hops are sent by wreq-js (Rust, BoringSSL: Chrome's own TLS library) with its newest
  * Chrome profile at or below the shipped Chromium's major version, so the ClientHello (JA4 a and
- * b, GREASE, extension set, ALPN h2) and the HTTP/2 preface (SETTINGS, WINDOW_UPDATE, pseudo-header
- * order) are Chrome's; the header names, values and order are the shipped Chromium's for a
- * navigation (built here, with `sec-ch-ua*` client hints of the same major version).
+ * b, GREASE, extension set, ALPN h2) is Chrome's, and with Chrome's HTTP/2 section
+ * (CHROME_HTTP2_OPTIONS) the HTTP/2 preface (SETTINGS, WINDOW_UPDATE, HEADERS priority,
+ * pseudo-header order) is the shipped Chromium's; the header names, values and order are the
+ * shipped Chromium's for a navigation (built here, with `sec-ch-ua*` client hints of the same
+ * major version). What cannot match (ML-DSA and GREASE signature algorithms): docs/scraping.md.
  *
  * DNS pinning: wreq-js resolves names itself, so it is sent through the browser engine's egress
  * proxy (scrape/browser/egress-proxy.ts) on 127.0.0.1: the proxy resolves the target, refuses
