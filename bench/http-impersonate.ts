@@ -1,6 +1,8 @@
 /**
  * http mode: the Chrome-impersonating path (wreq-js through the egress proxy) against Node's
- * undici path, in the same run, interleaved round by round (docs/benchmarks.md).
+ * undici path, in the same run, interleaved round by round (docs/benchmarks.md). Two
+ * impersonating arms: `impersonate` (as shipped: the profile's TLS, Chrome's HTTP/2 section) and
+ * `profile-h2` (wreq-js's profile's own HTTP/2 section, as before 2026-11-28).
  *
  *   node --import tsx bench/http-impersonate.ts [--seconds 4] [--rounds 3] [--paragraphs 500]
  *
@@ -71,13 +73,16 @@ async function main() {
   const engines = {
     undici: createHttpEngine({ allowPrivateTargets: true }),
     impersonate: createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath: process.env.CHROMIUM_PATH ?? defaultChromiumPath() } }),
+    'profile-h2': createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath: process.env.CHROMIUM_PATH ?? defaultChromiumPath(), http2: 'profile' } }),
   };
+  const ARMS = ['undici', 'impersonate', 'profile-h2'] as const;
   for (const e of Object.values(engines)) for (let i = 0; i < 20; i++) await e.scrape({ url, skip_tls_verification: true }); // warm-up
-  const results: Record<string, Record<number, Array<{ rps: number; cpuMsPerScrape: number; p50: number }>>> = { undici: {}, impersonate: {} };
+  const results: Record<string, Record<number, Array<{ rps: number; cpuMsPerScrape: number; p50: number }>>> = { undici: {}, impersonate: {}, 'profile-h2': {} };
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of CONCURRENCY) {
-      // Alternate which path goes first in each round.
-      const order = (round + c) % 2 === 0 ? (['undici', 'impersonate'] as const) : (['impersonate', 'undici'] as const);
+      // Rotate which path goes first in each round.
+      const shift = (round + c) % ARMS.length;
+      const order = [...ARMS.slice(shift), ...ARMS.slice(0, shift)];
       for (const name of order) ((results[name]![c] ??= [])).push(await run(engines[name], url, c));
     }
   }
@@ -85,13 +90,17 @@ async function main() {
   console.log('| c | path | req/s | CPU ms per scrape | p50 ms |');
   console.log('|---|---|---|---|---|');
   for (const c of CONCURRENCY) {
-    for (const name of ['undici', 'impersonate'] as const) {
+    for (const name of ARMS) {
       const rs = results[name]![c]!;
       console.log(`| ${c} | ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.cpuMsPerScrape)).toFixed(2)} | ${median(rs.map((r) => r.p50)).toFixed(1)} |`);
     }
-    const u = results.undici![c]!;
-    const i = results.impersonate![c]!;
-    console.log(`| ${c} | ratio | ${(median(i.map((r) => r.rps)) / median(u.map((r) => r.rps))).toFixed(2)}x | ${(median(i.map((r) => r.cpuMsPerScrape)) / median(u.map((r) => r.cpuMsPerScrape))).toFixed(2)}x | |`);
+    const ratio = (a: string, b: string, label: string) => {
+      const x = results[a]![c]!;
+      const y = results[b]![c]!;
+      console.log(`| ${c} | ${label} | ${(median(x.map((r) => r.rps)) / median(y.map((r) => r.rps))).toFixed(2)}x | ${(median(x.map((r) => r.cpuMsPerScrape)) / median(y.map((r) => r.cpuMsPerScrape))).toFixed(2)}x | |`);
+    };
+    ratio('impersonate', 'undici', 'impersonate / undici');
+    ratio('impersonate', 'profile-h2', 'impersonate / profile-h2');
   }
   await Promise.all(Object.values(engines).map((e) => e.close()));
   child.kill();

@@ -78,16 +78,20 @@ describe('http mode on the wire', () => {
     expect(ours.tls.ja4.slice(0, 23)).toBe(chromiumRecord.tls.ja4.slice(0, 23));
     expect(ours.tls.grease).toBe(true);
     expect(ours.tls.alpn).toEqual(chromiumRecord.tls.alpn);
-    // The one known difference (docs/scraping.md): Chromium also offers the ML-DSA signature
-    // algorithms (0x0904-0x0906), which no impersonating client in the registry can send yet;
-    // every other algorithm is offered in Chromium's order.
+    // The known differences (docs/scraping.md, "What it cannot hide"): Chromium also offers the
+    // ML-DSA signature algorithms (0x0904-0x0906) and a GREASE one before them, which wreq-js's
+    // BoringSSL cannot send; every other algorithm is offered in Chromium's order.
     expect(oursSigs!.split(',')).toEqual(chromeSigs!.split(',').filter((s) => !s.startsWith('090')));
+    expect({ chromium: chromiumRecord.tls.signatureAlgorithmGrease, ours: ours.tls.signatureAlgorithmGrease }).toEqual({ chromium: true, ours: false });
   });
 
-  it('sends the HTTP/2 preface of the shipped Chromium (SETTINGS, WINDOW_UPDATE, priority, pseudo-header order)', () => {
+  it('sends the HTTP/2 preface of the shipped Chromium (SETTINGS, WINDOW_UPDATE, HEADERS priority, pseudo-header order)', () => {
     expect(ours.protocol).toBe('h2');
     expect(ours.http2!.akamai).toBe(chromiumRecord.http2!.akamai);
     expect(ours.http2!.pseudoHeaderOrder).toBe('m,a,s,p');
+    // The HEADERS frame as Chromium sends it: exclusive on stream 0, weight 256; the same flags.
+    expect(chromiumRecord.http2!.headersPriority).toBe('1:0:256');
+    expect({ priority: ours.http2!.headersPriority, flags: ours.http2!.headersFlags }).toEqual({ priority: chromiumRecord.http2!.headersPriority, flags: chromiumRecord.http2!.headersFlags });
   });
 
   it('sends the header names of a Chromium navigation in its order, with client hints of its major version', () => {

@@ -60,7 +60,11 @@ export interface HttpEngineOptions {
   /** Where large documents' format work runs (scrape/formats/threads.ts); inline without. Closed with the engine. */
   formatThreads?: DocumentOutputThreads;
   /** Look like this Chromium (its major version, read once from `--version`): https hops through impersonate.ts. */
-  impersonate?: { chromiumPath: string };
+  impersonate?: {
+    chromiumPath: string;
+    /** `chrome` (default): Chrome's HTTP/2 section (impersonate.ts CHROME_HTTP2_OPTIONS); `profile`: wreq-js's profile's own (the bench's baseline). */
+    http2?: 'chrome' | 'profile';
+  };
 }
 
 /** `fetchRaw` options: the scrape call's (signal, deadline, blacklist, proxy) and a tighter body cap. */
@@ -103,6 +107,11 @@ function impersonatedIdentity(options: HttpEngineOptions): ChromeIdentity | unde
   return major === undefined ? undefined : chromeIdentity(major);
 }
 
+function impersonatorOptions(options: HttpEngineOptions) {
+  const { allowPrivateTargets, connectTimeoutMs = 10_000, connectionsPerOrigin = 32 } = options;
+  return { allowPrivateTargets, connectTimeoutMs, connectionsPerOrigin, profileHttp2: options.impersonate?.http2 === 'profile' };
+}
+
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -125,7 +134,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     });
   const agent = directAgent(true);
   let insecureAgent: Agent | undefined;
-  const impersonator = lazyImpersonatingClient(identity, { allowPrivateTargets: options.allowPrivateTargets, connectTimeoutMs: options.connectTimeoutMs ?? 10_000, connectionsPerOrigin: options.connectionsPerOrigin ?? 32 });
+  const impersonator = lazyImpersonatingClient(identity, impersonatorOptions(options));
 
   // One keep-alive pool per upstream proxy, made on first use (none without PROXY_URLS).
   const proxied = new Map<string, Agent>();

@@ -73,6 +73,8 @@ it('chains the upstream proxy, with the Chrome fingerprint end to end', async ()
   expect(proxy.count()).toBe(before + 1);
   const record = fingerprint.records.find((r) => r.path === '/via-proxy')!;
   expect({ protocol: record.protocol, grease: record.tls.grease }).toEqual({ protocol: 'h2', grease: true });
+  // Chrome's HTTP/2 options (CHROME_HTTP2_OPTIONS) on this transport too: Chromium's HEADERS weight.
+  expect({ akamai: record.http2!.akamai, priority: record.http2!.headersPriority }).toEqual({ akamai: '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p', priority: '1:0:256' });
 });
 
 it('refuses a private target, and checks a redirect hop again (blacklist)', async () => {

@@ -3,9 +3,11 @@
  *
  * https hops are sent by wreq-js (Rust, BoringSSL: Chrome's own TLS library) with its newest
  * Chrome profile at or below the shipped Chromium's major version, so the ClientHello (JA4 a and
- * b, GREASE, extension set, ALPN h2) and the HTTP/2 preface (SETTINGS, WINDOW_UPDATE, pseudo-header
- * order) are Chrome's; the header names, values and order are the shipped Chromium's for a
- * navigation (built here, with `sec-ch-ua*` client hints of the same major version).
+ * b, GREASE, extension set, ALPN h2) is Chrome's, and with Chrome's HTTP/2 section
+ * (CHROME_HTTP2_OPTIONS) the HTTP/2 preface (SETTINGS, WINDOW_UPDATE, HEADERS priority,
+ * pseudo-header order) is the shipped Chromium's; the header names, values and order are the
+ * shipped Chromium's for a navigation (built here, with `sec-ch-ua*` client hints of the same
+ * major version). What cannot match (ML-DSA and GREASE signature algorithms): docs/scraping.md.
  *
  * DNS pinning: wreq-js resolves names itself, so it is sent through the browser engine's egress
  * proxy (scrape/browser/egress-proxy.ts) on 127.0.0.1: the proxy resolves the target, refuses
@@ -21,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { BrowserProfile, Transport } from 'wreq-js';
+import type { BrowserProfile, CustomHttp2Options, Transport } from 'wreq-js';
 import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { tlsTrustEnvironment } from '../../platform/config';
 import { normalizeHost, resolvePublicHost } from '../../platform/target-guard';
@@ -29,6 +31,27 @@ import type { EgressProxy } from '../browser/egress-proxy';
 import { startEgressProxy } from '../browser/egress-proxy';
 
 type WreqModule = typeof import('wreq-js');
+
+/**
+ * Chrome's HTTP/2 connection, as the shipped Chromium opens it: SETTINGS
+ * `1:65536;2:0;4:6291456;6:262144` in Chrome's order, a connection WINDOW_UPDATE to 15 MiB
+ * (15663105 over the default), pseudo-headers `m,a,s,p`, and the HEADERS frame's priority:
+ * exclusive on stream 0, weight 256 (the wire byte is weight - 1: 255). wreq-js's Chrome profiles
+ * send weight 220 there (wire byte 219). `emulation.http2Options` replaces the profile's whole
+ * HTTP/2 section (the profile's TLS section stays as it is), so every field the profile sets is
+ * given here with the profile's value, and only the weight differs. Checked field by field against
+ * Chromium in api/routes/scrape-tls.test.ts.
+ */
+export const CHROME_HTTP2_OPTIONS: CustomHttp2Options = {
+  headerTableSize: 65_536,
+  enablePush: false,
+  initialWindowSize: 6_291_456,
+  maxHeaderListSize: 262_144,
+  initialConnectionWindowSize: 15_728_640,
+  headersPseudoOrder: ['Method', 'Authority', 'Scheme', 'Path'],
+  settingsOrder: ['HeaderTableSize', 'EnablePush', 'MaxConcurrentStreams', 'InitialWindowSize', 'MaxFrameSize', 'MaxHeaderListSize', 'EnableConnectProtocol', 'NoRfc7540Priorities'],
+  headersStreamDependency: { dependencyId: 0, weight: 255, exclusive: true },
+};
 
 /** The Chrome a scrape presents: its major version and the headers that name it. */
 export interface ChromeIdentity {
@@ -133,6 +156,8 @@ export interface ImpersonatingClientOptions {
   allowPrivateTargets: boolean;
   connectTimeoutMs: number;
   connectionsPerOrigin: number;
+  /** Keep the wreq-js profile's own HTTP/2 section (HEADERS weight 220) instead of CHROME_HTTP2_OPTIONS: the bench's baseline. */
+  profileHttp2?: boolean;
 }
 
 /** undefined when wreq-js's native binding cannot load here (the engine then stays on undici). */
@@ -161,6 +186,8 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
       t = wreq.createTransport({
         browser: profile as BrowserProfile,
         os: 'linux',
+        // The profile's TLS; Chrome's HTTP/2 with the HEADERS weight Chromium sends.
+        ...(options.profileHttp2 ? {} : { emulation: { http2Options: CHROME_HTTP2_OPTIONS } }),
         proxy: proxyUrl.href,
         insecure,
         connectTimeout: options.connectTimeoutMs,
