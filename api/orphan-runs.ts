@@ -7,14 +7,17 @@
  *
  * A run sent to a lane (a long-lived execution taking batches by Signal) has a workflow that
  * exists whether or not the run reached it: such a run is an orphan when, past `graceMs`, the
- * lane does not list it in its ScrapeRunIds (read from the execution itself by describe, not
- * from visibility). A lane lists a batch's runs in the workflow task that first sees its Signal,
- * before any of them starts; a Signal that was never written was lost with the API process that
- * sent it. One that was written but is still unseen after `graceMs` (the lane's task held up
- * that long on a loaded machine) shows as a workflow task pending on the lane (a Signal written
- * to history always schedules one): its runs are left for a later sweep, not failed, so a slow
- * lane does not turn good runs into failures. Unlisted runs of a lane with no task pending are
- * failed (a start or Signal slower than that still finds them finished: harmless).
+ * execution's history holds no input that names it: neither its start's input (the first batch)
+ * nor a batch Signal (`scrapeLaneSignalName`). The API writes the run rows, then starts or
+ * Signals; a start or Signal the server accepted is in the history before the API's call returns
+ * (durable before any of its scrapes starts), whether or not the lane's task has run it yet, so
+ * a lane held up on a loaded machine does not turn good runs into failures. A Signal that is not
+ * in the history was lost with the API process that sent it. Runs of a batch that is not in the
+ * history are failed (a start or Signal slower than that still finds them finished: harmless).
+ * The history is read only for an execution with runs queued past `graceMs` (rare: a lost Signal,
+ * or a browser batch behind a busy pool), through the client's payload codec (the inputs are
+ * encrypted); the lanes no longer list their runs in a search attribute (issue 39: that write per
+ * batch was a quarter of the Temporal server's CPU per lone scrape).
  *
  * A crawl's page runs are not looked at (scrape/runs.ts `queuedSince`): the crawl workflow
  * records them itself, and one may wait queued for its host's politeness delay, up to 60 s.
@@ -23,10 +26,40 @@
  * finished and neither debit nor scrape (scrape/runs.ts, startAttempt). Every API replica
  * runs this; the transitions are guarded, so two replicas failing the same run write it once.
  */
-import { type WorkflowExecutionDescription, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
 import type { Logger } from '../platform/logger';
 import type { ScrapeRunStore } from '../scrape/runs';
-import { SEARCH_ATTRIBUTE_KEYS, type TemporalStarter } from './scrape-dispatch';
+import { type ScrapeBatchWorkflowInput, scrapeLaneSignalName } from '../workflows/definitions';
+import type { TemporalStarter } from './scrape-dispatch';
+
+/** The first argument of a start or Signal, decoded through the client's codecs and converter. */
+async function firstArgument(client: Client, payloads: temporal.api.common.v1.IPayload[] | null | undefined): Promise<unknown> {
+  if (!payloads?.length) return undefined;
+  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
+  let decoded: Payload[] = payloads;
+  for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
+  return payloadConverter.fromPayload(decoded[0]!);
+}
+
+/**
+ * Every run id an execution of scrapeLaneWorkflow or scrapeBatchWorkflow was given: its input's
+ * and each batch Signal's, read from its history (whether its workflow task has run them or not).
+ */
+export async function runIdsHandedTo(client: Client, workflowId: string): Promise<Set<string>> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const ids = new Set<string>();
+  for (const event of history.events ?? []) {
+    const started = event.workflowExecutionStartedEventAttributes;
+    const signalled = event.workflowExecutionSignaledEventAttributes;
+    const payloads = started ? started.input?.payloads : signalled?.signalName === scrapeLaneSignalName ? signalled.input?.payloads : undefined;
+    if (!payloads) continue;
+    const batch = (await firstArgument(client, payloads)) as Partial<ScrapeBatchWorkflowInput> | undefined;
+    for (const job of batch?.scrapes ?? []) ids.add(job.runId);
+  }
+  return ids;
+}
 
 export interface OrphanRunReaper {
   /** One pass; returns how many runs it failed. */
@@ -55,19 +88,16 @@ export function createOrphanRunReaper(deps: { runs: ScrapeRunStore; temporal: Pi
       failed += runIds.length;
     };
     for (const [workflowId, runIds] of byWorkflow) {
-      let description: WorkflowExecutionDescription;
+      let handed: Set<string>;
       try {
-        description = await client.workflow.getHandle(workflowId).describe();
+        await client.workflow.getHandle(workflowId).describe();
+        handed = await runIdsHandedTo(client, workflowId);
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
         await fail(workflowId, runIds);
         continue;
       }
-      const listed = new Set(description.typedSearchAttributes.get(SEARCH_ATTRIBUTE_KEYS.scrapeRunIds) ?? []);
-      const unlisted = runIds.filter((id) => !listed.has(id));
-      // A pending task may carry the Signal that lists them: look again next sweep.
-      if (unlisted.length > 0 && description.raw.pendingWorkflowTask) continue;
-      await fail(workflowId, unlisted);
+      await fail(workflowId, runIds.filter((id) => !handed.has(id)));
     }
     return failed;
   }

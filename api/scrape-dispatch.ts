@@ -6,8 +6,10 @@
  * that key's previous batch is still being handed over, and while other requests of the key are in
  * flight here and could join, for at most `lingerMs`. A lone request goes at once; under load, a
  * batch gathers what arrives meanwhile. Each scrape keeps its own run row, debit, retries, refund
- * and outcome, and the search attribute ScrapeRunIds of its execution lists it, so each run is
- * found in the Temporal UI by its id (and by its account, AccountId).
+ * and outcome; its row holds the id of its execution (GET /webhook/runs/:id: `workflowId` and a
+ * link to the Temporal UI), whose search attribute AccountId names its account. A template run's
+ * execution also lists its runs in ScrapeRunIds; a lane's runs are in its history (its input and
+ * its Signals), no longer in a search attribute (workflows/scrape.workflow.ts LANE_UNLISTED_RUNS_PATCH).
  *
  * Lanes. What a scrape costs Temporal is mostly per workflow execution (docs/benchmarks.md), so a
  * batch does not get one of its own: it goes to a lane, a long-lived `scrapeLaneWorkflow` of its

@@ -121,12 +121,14 @@ describe('npm start -- --topology=cluster (issue 14)', () => {
     try {
       const client = new Client({ connection, dataConverter: testDataConverter() });
       const runId = answers[0]!.body.id as string;
-      const found = await waitFor('a scrape run was not found by ScrapeRunIds', async () => {
+      // A run's row names its workflow (a lane lists its runs in its history, not in a search attribute).
+      const workflowId = (await sql<{ workflowId: string }>(databaseUrl, 'SELECT "workflowId" FROM scrape_run WHERE id = $1', [runId]))[0]!.workflowId;
+      const found = await waitFor('a scrape run\'s workflow was not found by AccountId', async () => {
         const ids: string[] = [];
-        for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${runId}"` })) ids.push(execution.workflowId);
+        for await (const execution of client.workflow.list({ query: `WorkflowId = "${workflowId}" AND AccountId = "${account.userId}"` })) ids.push(execution.workflowId);
         return ids.length > 0 ? ids : undefined;
       });
-      expect(found).toHaveLength(1);
+      expect(found).toEqual([workflowId]);
       const flowRuns: string[] = [];
       for await (const execution of client.workflow.list({ query: `FlowId = "${String(flow.body.id)}" AND AccountId = "${account.userId}"` })) flowRuns.push(execution.workflowId);
       expect(flowRuns).toContain(`flow-${String(flow.body.id)}-${String(started.body.id)}`);

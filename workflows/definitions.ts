@@ -122,7 +122,8 @@ export interface ScrapeJob {
 /**
  * Standalone scrapes of one account, one mode and one target host that arrived together: a batch
  * handed to a lane (scrapeLaneWorkflow, `scrape-lane-<instance>-<n>`), or a template run's own
- * scrapeBatchWorkflow; the execution's search attribute ScrapeRunIds lists every run it took.
+ * scrapeBatchWorkflow. A template run's execution lists its runs in the search attribute
+ * ScrapeRunIds (as did lanes started before LANE_UNLISTED_RUNS_PATCH); a lane's are in its history.
  * Each keeps its own run row, debit, retries, refund and outcome.
  */
 export interface ScrapeBatchWorkflowInput {
@@ -147,8 +148,9 @@ export interface MapWorkflowInput {
 export type MapWorkflowOutput = ScrapeWorkflowOutput;
 
 /**
- * Most runs one lane (scrapeLaneWorkflow) takes: its ScrapeRunIds must stay under the server's
- * 2,048 bytes per search-attribute value (a run id takes ~39 bytes of it: about 52 fit). A lane's
+ * Most runs one lane (scrapeLaneWorkflow) takes: lanes started before LANE_UNLISTED_RUNS_PATCH
+ * list them in ScrapeRunIds, which must stay under the server's 2,048 bytes per search-attribute
+ * value (a run id takes ~39 bytes of it: about 52 fit); kept for every lane (one rule). A lane's
  * first batch may bring up to SCRAPE_BATCH_MAX (at most 50) on its own.
  */
 export const LANE_MAX_RUNS = 45;

@@ -11,6 +11,7 @@ import {
   setHandler,
   upsertSearchAttributes,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   sleep,
@@ -90,6 +91,14 @@ export const scrapeLaneSignal = defineSignal<[ScrapeBatchWorkflowInput]>(scrapeL
  */
 export const cancelScrapeRunSignal = defineSignal<[CancelScrapeRunSignal]>(cancelScrapeRunSignalName);
 
+/**
+ * Lanes started under this patch no longer upsert `ScrapeRunIds` per batch (issue 39: that
+ * visibility write was a quarter of the Temporal server's CPU per lone scrape). The orphan sweep
+ * finds a run in the lane's history instead (api/orphan-runs.ts), and a run's workflow is found by
+ * its `workflowId` (GET /webhook/runs/:id). Lanes started before keep upserting (they replay that way).
+ */
+export const LANE_UNLISTED_RUNS_PATCH = 'scrape-lane-unlisted-runs-v1';
+
 /** A lane with nothing new for this long ends (the dispatcher stops using one well before: LANE_REUSE_MS). */
 const LANE_IDLE_END = '60 seconds';
 
@@ -100,13 +109,15 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  * mode, host) from one API process, each batch by a Signal after the first, which is its input
  * (docs/scraping.md "Execution"). Each batch runs exactly as a `scrapeBatchWorkflow` does (same
  * activities, debit keys, retries, refunds, events); the lane only saves the new execution per
- * batch, which is most of what Temporal costs a scrape. Every run's id is added to the lane's
- * `ScrapeRunIds` as its batch arrives, so a run is found in the Temporal UI by its id.
- * At most LANE_MAX_RUNS runs (the keyword list's 2 KiB limit); it ends when full or idle, once
- * every batch in it has finished.
+ * batch, which is most of what Temporal costs a scrape. Its runs are in its history (its input
+ * and each batch's Signal); lanes started before LANE_UNLISTED_RUNS_PATCH also list them in
+ * their `ScrapeRunIds` as each batch arrives. At most LANE_MAX_RUNS runs (what one such list
+ * holds); it ends when full or idle, once every batch in it has finished.
  */
 export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promise<void> {
-  // The runs it took (listed in ScrapeRunIds), and every run it has seen (taken or refused).
+  // Decided once, in the lane's first task: a lane keeps the shape it started with.
+  const listsRunIds = !patched(LANE_UNLISTED_RUNS_PATCH);
+  // The runs it took, and every run it has seen (taken or refused).
   const runIds = first.scrapes.map((job) => job.runId);
   const known = new Set(runIds);
   // Runs whose cancel Signal came (before or after their batch).
@@ -129,7 +140,7 @@ export async function scrapeLaneWorkflow(first: ScrapeBatchWorkflowInput): Promi
     const refused = fresh.slice(room);
     if (taking.length) {
       runIds.push(...taking.map((job) => job.runId));
-      upsertSearchAttributes({ ScrapeRunIds: [...runIds] });
+      if (listsRunIds) upsertSearchAttributes({ ScrapeRunIds: [...runIds] });
     }
     try {
       if (refused.length) {

@@ -10,6 +10,7 @@ import { type TestAccount, balanceOf, createAccount, ledgerOf, setBalance, sql }
 import { type Stack, startStack } from '../../test/helpers/stack';
 import { waitFor } from '../../test/helpers/wait';
 import { testDataConverter } from '../../test/helpers/temporal-codec';
+import { runIdsHandedTo } from '../orphan-runs';
 
 let stack: Stack;
 let fixtures: FixtureServer;
@@ -142,7 +143,7 @@ describe('http mode', () => {
     expect(run.result!.data[0]!.results[0]!.text).toBe('Slow 300');
   });
 
-  it('sequential scrapes of one account and host share a lane, each run listed by its id; a slow scrape does not hold the next', async () => {
+  it('sequential scrapes of one account and host share a lane, each run in its history; a slow scrape does not hold the next', async () => {
     const { own, headers } = await accountWithLanesOfItsOwn();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -170,11 +171,15 @@ describe('http mode', () => {
     try {
       const client = new Client({ connection, dataConverter: testDataConverter() });
       for (const id of [...ids, String(fast.body.id)]) {
-        // Visibility is eventually consistent: wait until the search attribute finds each run.
-        await waitFor(`run ${id} listed by ScrapeRunIds`, async () => {
+        // Each run's row names its lane, the lane's history carries the run (its start or a batch
+        // Signal: what the orphan sweep reads), and the lane is found by its account.
+        const { workflowId } = await laneRowOf(id);
+        expect((await runIdsHandedTo(client, workflowId)).has(id)).toBe(true);
+        // Visibility is eventually consistent: wait until the search attribute finds the lane.
+        await waitFor(`the lane of run ${id} listed by AccountId`, async () => {
           const found: string[] = [];
-          for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${id}" AND AccountId = "${own.userId}"` })) found.push(execution.workflowId);
-          return found.length === 1 && found[0] === (await laneRowOf(id)).workflowId;
+          for await (const execution of client.workflow.list({ query: `WorkflowId = "${workflowId}" AND AccountId = "${own.userId}"` })) found.push(execution.workflowId);
+          return found.length === 1;
         });
       }
     } finally {
@@ -222,15 +227,10 @@ describe('http mode', () => {
     const connection = await Connection.connect({ address: testEnv('temporalAddress') });
     try {
       const client = new Client({ connection, dataConverter: testDataConverter() });
-      // Visibility is eventually consistent: wait until the search attribute finds it.
-      let ids: string[] = [];
-      await waitFor('the batch listed by ScrapeRunIds', async () => {
-        ids = [];
-        for await (const execution of client.workflow.list({ query: `ScrapeRunIds = "${runId}"` })) ids.push(execution.workflowId);
-        return ids.length > 0;
-      });
-      expect(ids).toEqual([(await rowOf()).workflowId]);
-      await client.workflow.getHandle(ids[0]!).cancel();
+      // The run's row names its workflow (GET /api/users/scrape-runs/:id shows it with a Temporal UI link).
+      const { workflowId } = await rowOf();
+      expect((await runIdsHandedTo(client, workflowId)).has(runId)).toBe(true);
+      await client.workflow.getHandle(workflowId).cancel();
     } finally {
       await connection.close();
     }

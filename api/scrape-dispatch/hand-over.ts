@@ -19,8 +19,10 @@ function searchAttributes(batch: Batch): SearchAttributePair[] {
     { key: SEARCH_ATTRIBUTE_KEYS.accountId, value: userId },
     { key: SEARCH_ATTRIBUTE_KEYS.scrapeMode, value: request.mode },
     { key: SEARCH_ATTRIBUTE_KEYS.targetHost, value: new URL(request.url).hostname },
-    { key: SEARCH_ATTRIBUTE_KEYS.scrapeRunIds, value: batch.jobs.map((job) => job.runId) },
   ];
+  // A template run's own execution lists its runs; a lane lists none (its runs are in its
+  // history: workflows/scrape.workflow.ts LANE_UNLISTED_RUNS_PATCH), not even its first batch's.
+  if (!batch.lane) attributes.push({ key: SEARCH_ATTRIBUTE_KEYS.scrapeRunIds, value: batch.jobs.map((job) => job.runId) });
   if (batch.options.templateId) attributes.push({ key: SEARCH_ATTRIBUTE_KEYS.templateId, value: batch.options.templateId });
   return attributes;
 }

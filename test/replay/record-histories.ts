@@ -182,7 +182,7 @@ const SCENARIOS: Scenario[] = [
           workflowId: lane,
           covers: {
             'signal:scrapes': 4,
-            'search-attributes': 4,
+            'patch:scrape-lane-unlisted-runs-v1': 1,
             'local-activity:scrapeFirstAttempts': 5,
             timer: 2,
             'local-activity:retryScrape': 2,
