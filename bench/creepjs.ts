@@ -10,6 +10,9 @@
  *   CREEPJS_DOCS=/path/to/creepjs/docs node --import tsx bench/creepjs.ts
  *     (CREEPJS_ENGINE=pool: the browser pool in this process, without the API: faster to iterate;
  *      default `service`: scraped through the real API and worker, as a user would;
+ *      CREEPJS_ENGINE=headful: the reference, the same Chromium with a window (no emulation, no
+ *      flags of ours) on an X display, e.g. `Xvfb :99 &` then DISPLAY=:99: what a person's Chromium
+ *      on this machine shows;
  *      CREEPJS_RUNS=N scrapes N times, a fresh context each; CHROMIUM_PATH as the service reads it)
  *
  * CreepJS also tries STUN servers on the internet (WebRTC), which this machine cannot reach: its
@@ -19,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { defaultChromiumPath } from '../platform/config';
 import { createBrowserPool } from '../scrape/browser';
 import { createAccount, setBalance } from '../test/helpers/accounts';
@@ -102,6 +106,24 @@ async function viaPool(url: string): Promise<unknown[]> {
   }
 }
 
+async function viaHeadful(url: string): Promise<unknown[]> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? defaultChromiumPath(), headless: false, args: ['--no-sandbox'] });
+  try {
+    const out: unknown[] = [];
+    for (let i = 0; i < runs; i++) {
+      const context = await browser.newContext({ viewport: null });
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForSelector('body[data-done]', { timeout: 120_000 });
+      out.push(JSON.parse((await page.textContent('#verdict')) ?? 'null'));
+      await context.close();
+    }
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
+
 async function viaService(url: string): Promise<unknown[]> {
   const services = await startBenchServices({ name: 'creepjs' });
   try {
@@ -133,7 +155,7 @@ async function main(): Promise<void> {
   if (!docsDir) throw new Error("CREEPJS_DOCS must name the docs/ folder of a CreepJS checkout (see the header of this file)");
   const site = await serveCreepJs(readFileSync(path.join(docsDir, 'index.html'), 'utf8'), readFileSync(path.join(docsDir, 'creep.js'), 'utf8'));
   try {
-    const verdicts = engine === 'pool' ? await viaPool(site.url) : await viaService(site.url);
+    const verdicts = engine === 'pool' ? await viaPool(site.url) : engine === 'headful' ? await viaHeadful(site.url) : await viaService(site.url);
     for (const verdict of verdicts) console.log(JSON.stringify(verdict, null, 1));
   } finally {
     await site.close();
