@@ -65,6 +65,7 @@ describe('browser mode as a site sees it', () => {
     expect(headers['accept-language']).toMatch(/^en-US,en/);
     expect(probes.userAgent).toBe(headers['user-agent']);
     expect(probes.workerUserAgent).toBe(headers['user-agent']);
+    expect(probes.sharedWorkerUserAgent).toBe(headers['user-agent']);
     expect(probes.brands.join(' ')).not.toMatch(/headless/i);
     expect(probes.fullVersionList.length).toBeGreaterThan(0);
     expect(probes.fullVersionList.join(' ')).not.toMatch(/headless/i);
@@ -87,8 +88,16 @@ describe('browser mode as a site sees it', () => {
 
     // A desktop screen around the 1366×900 viewport.
     expect(probes.window.innerWidth).toBe(1366);
+    expect(probes.window.innerHeight).toBe(900);
     expect(probes.screen.width).toBeGreaterThan(probes.window.innerWidth);
     expect(probes.screen.height).toBeGreaterThan(probes.window.innerHeight);
+    // With a desktop panel: the work area is below the screen's height, and the window inside it
+    // with a desktop Chrome's bars (scrape/browser/presentation.ts).
+    expect(probes.screen.availHeight).toBeLessThan(probes.screen.height);
+    expect(probes.screen.availWidth).toBe(probes.screen.width);
+    expect(probes.window.outerHeight).toBeGreaterThan(probes.window.innerHeight);
+    expect(probes.window.screenY).toBeGreaterThanOrEqual(probes.screen.availTop);
+    expect(probes.window.screenY + probes.window.outerHeight).toBeLessThanOrEqual(probes.screen.availTop + probes.screen.availHeight);
   });
 
   it('a request naming its own user agent sends it as is', async () => {

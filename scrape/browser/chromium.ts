@@ -10,6 +10,7 @@ import type { Browser, BrowserType } from 'playwright-core';
 import { fallbackEngineIdentity, readEngineIdentity } from './identity';
 import type { EngineIdentity } from './identity';
 import { chromiumIsolation, chromiumLaunch } from './launch-environment';
+import { desktopPresentationArgs } from './presentation';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -35,6 +36,8 @@ export interface Chromium {
   readonly pid: number | null;
   /** What this Chromium presents to sites, headless marker removed (identity.ts). */
   readonly identity: EngineIdentity;
+  /** Launched with desktop screens (presentation.ts): its desktop contexts use them instead of emulating one. */
+  readonly nativeScreens: boolean;
   /** Scrapes that have taken a context of this Chromium. */
   pages: number;
   /** Scrapes holding a context of this Chromium now: a retiring Chromium closes when this is 0. */
@@ -88,8 +91,10 @@ export interface LaunchSettings {
 
 /** Launches Chromium; rejects with Playwright's error when it cannot. */
 export async function launchChromium(settings: LaunchSettings): Promise<Chromium> {
+  // Screens with a work area and the workers' user agent (presentation.ts): the full Chromium only.
+  const presentation = desktopPresentationArgs(settings.executablePath);
   // Its own environment, its sandbox, an unprivileged user when we are root (launch-environment.ts).
-  const launch = chromiumLaunch(settings.executablePath, settings.args, { withoutSandbox: settings.withoutSandbox === true });
+  const launch = chromiumLaunch(settings.executablePath, [...settings.args, ...presentation], { withoutSandbox: settings.withoutSandbox === true });
   // NODE_EXTRA_CA_CERTS as an NSS database in that environment's HOME (extra-ca.ts).
   trustExtraCas(launch.env.HOME!, chromiumIsolation(settings.executablePath).user);
   const browser = await browserType(settings.driver ?? defaultDriver(settings.executablePath)).launch({
@@ -107,6 +112,7 @@ export async function launchChromium(settings: LaunchSettings): Promise<Chromium
     browser,
     pid: await browserPid(browser),
     identity: await readEngineIdentity(browser).catch(() => fallbackEngineIdentity(browser.version())),
+    nativeScreens: presentation.length > 0,
     pages: 0,
     inFlight: 0,
     retiring: false,

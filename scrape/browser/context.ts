@@ -20,6 +20,7 @@ import type { DocumentCharsets } from './document-charset';
 import type { EngineRequest } from '../request';
 import { BROWSER_BARS_HEIGHT, applyIdentity } from './identity';
 import type { ContextIdentity } from './identity';
+import { windowOnScreen } from './presentation';
 
 
 export interface TargetGuardOptions {
@@ -176,6 +177,12 @@ export interface ContextSettings {
   identity?: ContextIdentity;
   /** Check page WebSockets against the scrape's guard (blacklist included) in Playwright's route: visible to the page. */
   routeWebSockets?: boolean;
+  /**
+   * Chromium was launched with desktop screens (presentation.ts): a desktop context emulates no
+   * device metrics (which would hide the screen's work area) and its window, sized to the viewport
+   * plus the browser's bars, is placed on its identity's screen.
+   */
+  nativeScreens?: boolean;
 }
 
 const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
@@ -184,25 +191,31 @@ const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
  * A headless window is exactly its viewport (`outerHeight` = `innerHeight`), which detectors
  * flag; a person's Chrome window is taller by its tab strip and toolbar. Resizing the window
  * (not the page: the viewport stays emulated at 1366×900) makes `outerHeight` what it would be.
+ * With native screens nothing is emulated: the window's size gives the 1366×900 viewport (the full
+ * Chromium's headless window keeps `BROWSER_BARS_HEIGHT` for its bars), and its place the screen.
  */
-async function giveWindowBrowserBars(cdp: CDPSession): Promise<void> {
+async function giveWindowBrowserBars(cdp: CDPSession, nativeScreen: { width: number; height: number } | undefined | false): Promise<void> {
   const { windowId } = await cdp.send('Browser.getWindowForTarget');
-  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: DESKTOP_VIEWPORT.width, height: DESKTOP_VIEWPORT.height + BROWSER_BARS_HEIGHT } });
+  const width = DESKTOP_VIEWPORT.width;
+  const height = DESKTOP_VIEWPORT.height + BROWSER_BARS_HEIGHT;
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: nativeScreen === false ? { width, height } : windowOnScreen(nativeScreen, width, height) });
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
 export async function prepareContext(browser: Browser, settings: ContextSettings): Promise<PreparedContext> {
   const identity = settings.userAgent || settings.mobile?.customUserAgent ? undefined : settings.identity;
+  // Chromium's own screens (presentation.ts) for a desktop context, when launched with them: no device-metrics emulation.
+  const nativeScreens = settings.nativeScreens === true && !settings.mobile;
   const context = await browser.newContext({
     serviceWorkers: 'block',
     acceptDownloads: false,
     javaScriptEnabled: true,
     ignoreHTTPSErrors: settings.ignoreHTTPSErrors === true,
-    viewport: DESKTOP_VIEWPORT,
+    viewport: nativeScreens ? null : DESKTOP_VIEWPORT,
     // Where the identity says it is (its time zone and locale), also under a user agent of the request's own.
     ...(settings.identity ? { timezoneId: settings.identity.timezone, locale: settings.identity.locale } : {}),
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
-    ...(identity && !settings.mobile ? { userAgent: identity.userAgent, screen: identity.screen } : {}),
+    ...(identity && !settings.mobile ? { userAgent: identity.userAgent, ...(nativeScreens ? {} : { screen: identity.screen }) } : {}),
     ...(settings.mobile
       ? {
           viewport: MOBILE_DEVICE.viewport,
@@ -260,8 +273,10 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
     await Promise.all([
       // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
       identity ? applyIdentity(cdp, identity) : undefined,
-      // Cosmetic: a Chromium that cannot resize its window still scrapes.
-      settings.mobile ? undefined : giveWindowBrowserBars(cdp).catch(() => undefined),
+      // Cosmetic with an emulated viewport; with native screens the window is the viewport, so emulate it if the window cannot be sized.
+      settings.mobile
+        ? undefined
+        : giveWindowBrowserBars(cdp, nativeScreens ? (settings.identity?.screen ?? undefined) : false).catch(() => (nativeScreens ? page.setViewportSize(DESKTOP_VIEWPORT) : undefined)),
     ]);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {

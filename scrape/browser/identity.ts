@@ -1,8 +1,9 @@
 /**
  * What a browser context presents to a site (docs/scraping.md, "How we look to a site"): one
  * coherent identity per context, set through Chromium's own emulation (CDP
- * `Emulation.setUserAgentOverride` with client-hint metadata, Playwright's `userAgent`/`screen`
- * options), never by patching getters in the page: a patched getter is a giveaway of its own.
+ * `Emulation.setUserAgentOverride` with client-hint metadata, Playwright's `userAgent` option, the
+ * full Chromium's own screens (presentation.ts) or Playwright's `screen` option on the headless
+ * shell), never by patching getters in the page: a patched getter is a giveaway of its own.
  *
  * - The engine's part is read once per launched Chromium (`readEngineIdentity`): its own user
  *   agent and client hints, with the headless marker removed ("HeadlessChrome" → "Chrome", the

@@ -55,6 +55,7 @@ export function createPoolContexts(
         labelCharsets: options.labelCharsets,
         routeWebSockets: options.routeWebSocketsInPage === true,
         identity: contextIdentity(owner.identity, randomUUID()),
+        nativeScreens: owner.nativeScreens,
       }),
     onError: (err) => deps.emit({ type: 'prewarm_failed', error: firstLine(err) }),
   });
@@ -74,6 +75,7 @@ export function createPoolContexts(
         labelCharsets: options.labelCharsets,
         routeWebSockets: options.routeWebSocketsInPage === true,
         identity: contextIdentity(owner.identity, identitySeed ?? randomUUID(), headers.mobile === true, { country, acceptLanguage }),
+        nativeScreens: owner.nativeScreens,
         ...(headers.mobile ? { mobile: headers.customUserAgent === undefined ? {} : { customUserAgent: headers.customUserAgent } } : {}),
         ...(headers.skipTlsVerification ? { ignoreHTTPSErrors: true } : {}),
       });
