@@ -208,4 +208,11 @@ describe('extractMainContent: what sits inside the article stays', () => {
     expect(html).not.toBeNull();
     for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
   });
+
+  it('finds the article of a page served without <html>, <head> or <body> (a bare fragment, as old sites serve)', () => {
+    const fragment = `<div class="banner">Valley News</div><table><tr><td><h1>Storm closes the pass</h1>${story}</td></tr></table><p><a href="/">Home</a></p>`;
+    const html = extractMainContent(fragment, 'https://valley.example/storm');
+    expect(html).not.toBeNull();
+    for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
+  });
 });
