@@ -208,4 +208,21 @@ describe('extractMainContent: what sits inside the article stays', () => {
     expect(html).not.toBeNull();
     for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
   });
+
+  it('drops a comments section that outweighs a short post, and keeps the post', () => {
+    const comments = Array.from({ length: 12 }, (_, i) => `<li class="comment"><p>Reader ${i + 1} wrote: what a lovely dress, the fabric looks unusual and the cut is very well done, where can I buy one like it this season?</p></li>`).join('');
+    const blog = `<html><head><title>At the show | A blog</title></head><body><div id="content">
+      <div class="post"><h1>At the show</h1><p>Leave it to the designer to dress the cutest guests. There is something incredible about this dress: the fabric is unusual and the cut is a very well done baby doll cut.</p></div>
+      <div id="comments" class="comments"><h3>12 comments</h3><ol class="commentlist">${comments}</ol></div></div></body></html>`;
+    const html = extractMainContent(blog, 'https://blog.example/show');
+    expect(html).toContain('Leave it to the designer');
+    expect(html).not.toContain('Reader 3 wrote');
+  });
+
+  it('finds the article of a page served without <html>, <head> or <body> (a bare fragment, as old sites serve)', () => {
+    const fragment = `<div class="banner">Valley News</div><table><tr><td><h1>Storm closes the pass</h1>${story}</td></tr></table><p><a href="/">Home</a></p>`;
+    const html = extractMainContent(fragment, 'https://valley.example/storm');
+    expect(html).not.toBeNull();
+    for (const n of [1, 2, 3, 4]) expect(html).toContain(`Part ${n}:`);
+  });
 });

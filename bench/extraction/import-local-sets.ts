@@ -5,7 +5,9 @@
 //     --modern <git dir of Murrough-Foley/web-content-extraction-benchmark (or its copy tiptopjaw/…)> \
 //     --daniel <git dir of rundimeco/waddle> \
 //     --portal <git dir of ppke-nlpg/CleanPortalEval> \
-//     --l3s <git dir of geodrome/page-signal (holds the L3S-GN1 dataset)>
+//     --l3s <git dir of geodrome/page-signal (holds the L3S-GN1 dataset)> \
+//     --merged <git dir of j-szulc/html-cleaning-dataset-merged (CleanEval, Dragnet)> \
+//     --htmltotext <git dir of leogao2/htmltotext-benchmark>
 // Each set becomes one file `data-local/<source>.jsonl.br`: a JSON line per page with the page's raw
 // bytes (base64, as the site served them: the bench decodes them as the product does), its URL,
 // kind, language and expected text. Any subset of the four options may be given.
@@ -137,4 +139,72 @@ if (l3s) {
     pages.push({ name: id, url: urls.get(id) ?? 'http://example.invalid/', kind: 'news', lang: 'en', html: raw.toString('base64'), expected });
   }
   save('l3s', pages, `https://github.com/geodrome/page-signal commit ${commitOf(l3s)}: ${root}/{original,annotated} (the L3S-GN1 dataset, ${L3S_PAGES} of 621 pages by hash; expected: x-nc-sel1..3); research use only (the dataset's Readme-L3S-GN1.txt), not redistributed`);
+}
+
+// --- CleanEval (Baroni et al., LREC 2008) and the Dragnet data (Peters & Lecocq 2013), read from the copy in
+// j-szulc/html-cleaning-dataset-merged (the sites that served them are gone): `cleaneval-{dev,final}/{input,GoldStandard}`
+// and `dragnet_data/{input,GoldStandard}`. CleanEval's pages are wrapped in `<text id="URL" title=… encoding=…>`
+// (the shared task's format, not the site's): the wrapper is removed, the bytes are kept.
+const CLEANEVAL_PAGES = 160;
+const DRAGNET_PAGES = 160;
+const merged = option('--merged');
+if (merged) {
+  const pick = (set: string, names: string[], n: number): string[] => {
+    const rank = (name: string): string => createHash('sha256').update(`extraction-bench/${set}-pick/${name}`).digest('hex');
+    return names.sort((a, b) => rank(a).localeCompare(rank(b))).slice(0, n);
+  };
+  const goldOf = (file: string): string | undefined => {
+    try {
+      return git(merged, 'show', `HEAD:${file}`).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const inputs = (dir: string): string[] => list(merged, `${dir}/input`).map((f) => /([^/]+)\.html$/.exec(f)?.[1]).filter((n): n is string => n !== undefined);
+  const clean: LocalPage[] = [];
+  const cleanNames = [...inputs('cleaneval-dev').map((n) => `dev-${n}`), ...inputs('cleaneval-final').map((n) => `final-${n}`)];
+  for (const name of pick('cleaneval', cleanNames, CLEANEVAL_PAGES * 2)) {
+    if (clean.length >= CLEANEVAL_PAGES) break;
+    const [part, id] = name.split('-') as [string, string];
+    const gold = goldOf(`cleaneval-${part}/GoldStandard/${id}.txt`);
+    if (gold === undefined) continue; // some final-set pages have no gold text
+    const raw = git(merged, 'show', `HEAD:cleaneval-${part}/input/${id}.html`);
+    const latin = raw.toString('latin1');
+    const url = /^\s*<text id="([^"]*)"/.exec(latin)?.[1] ?? /^\s*URL:\s*(\S+)/m.exec(gold)?.[1] ?? 'http://example.invalid/';
+    const html = Buffer.from(latin.replace(/^\s*<text [^>]*>/, '').replace(/<\/text>\s*$/, ''), 'latin1');
+    const expected = gold.replace(/^\s*URL:.*$/m, '').replace(/<[phl]>/g, '\n').replace(/&#0?39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    clean.push({ name, url, kind: 'web', lang: 'en', html: html.toString('base64'), expected });
+  }
+  save('cleaneval', clean, `https://github.com/j-szulc/html-cleaning-dataset-merged commit ${commitOf(merged)}: cleaneval-{dev,final}/{input,GoldStandard} (CleanEval 2007, Baroni, Chantree, Kilgarriff & Sharoff; ${CLEANEVAL_PAGES} pages by hash); no licence stated (evaluation use, not redistributed)`);
+
+  const drag: LocalPage[] = [];
+  for (const id of pick('dragnet', inputs('dragnet_data'), DRAGNET_PAGES * 2)) {
+    if (drag.length >= DRAGNET_PAGES) break;
+    const gold = goldOf(`dragnet_data/GoldStandard/${id}.txt`);
+    if (gold === undefined) continue;
+    // The gold text holds the article, then a "!@#$%^&*() COMMENTS" line and the comments: the main content is before it.
+    const expected = gold.split(/^[^\n]*[$%^&*]{3}[^\n]*COMMENTS[^\n]*$/m)[0]!;
+    drag.push({ name: id, url: 'http://example.invalid/', kind: 'news', lang: 'en', html: git(merged, 'show', `HEAD:dragnet_data/input/${id}.html`).toString('base64'), expected });
+  }
+  save('dragnet', drag, `https://github.com/j-szulc/html-cleaning-dataset-merged commit ${commitOf(merged)}: dragnet_data/{input,GoldStandard} (seomoz/dragnet_data, Peters & Lecocq 2013; ${DRAGNET_PAGES} pages by hash; the text before the COMMENTS mark); no licence stated in the copy (evaluation use, not redistributed)`);
+}
+
+// --- leogao2/htmltotext-benchmark: 28 pages transcribed by hand (2020), German, English, Croatian, Chinese; news, blogs,
+// forums. Its guidelines keep comments, forum posts and their dates and user names (a forum's thread is content).
+const htmltotext = option('--htmltotext');
+if (htmltotext) {
+  const pages: LocalPage[] = [];
+  for (const file of list(htmltotext, 'benchmarkdata')) {
+    const m = /^benchmarkdata\/([a-z]+)\/html\/(.+)\.html$/.exec(file);
+    if (!m) continue;
+    const [, lang, name] = m as unknown as [string, string, string];
+    let expected: string;
+    try {
+      expected = git(htmltotext, 'show', `HEAD:benchmarkdata/${lang}/text/${name}.txt`).toString('utf8');
+    } catch {
+      continue;
+    }
+    pages.push({ name: `${lang}-${name}`, url: 'http://example.invalid/', kind: name.split('-')[0] ?? 'web', lang, html: git(htmltotext, 'show', `HEAD:${file}`).toString('base64'), expected });
+  }
+  save('htmltotext', pages, `https://github.com/leogao2/htmltotext-benchmark commit ${commitOf(htmltotext)}: benchmarkdata/<lang>/{html,text}; no licence stated (evaluation use, not redistributed)`);
 }

@@ -87,7 +87,20 @@ export function preClean(document: Doc): void {
     if (!el.isConnected) continue;
     const name = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
     if (isBoilerplateName(name) && !protect(el)) el.remove();
+    // A comments section goes before the choice even when it outweighs the post (a short blog post
+    // under a long thread of comments, where both extractions took the comments): issue 38.
+    else if (isCommentsName(name) && el.querySelector('article, main, h1, [itemprop="articleBody"]') === null) el.remove();
   }
+}
+
+/**
+ * A page's comments section (not one comment: a forum's posts are named so), in English, German,
+ * French, Spanish, Italian and Polish; kept when it holds the article, its <main> or the <h1>.
+ */
+const COMMENTS_TOKENS = new Set(['comments', 'commentlist', 'disqus', 'kommentare', 'commentaires', 'comentarios', 'commenti', 'komentarze', 'trackbacks']);
+function isCommentsName(value: string): boolean {
+  const tokens = classTokens(value);
+  return tokens.some((t) => COMMENTS_TOKENS.has(t)) || (tokens.includes('comment') && tokens.some((t) => t === 'list' || t === 'section' || t === 'area' || t === 'form'));
 }
 
 /**

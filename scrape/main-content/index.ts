@@ -84,7 +84,8 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
 /**
  * linkedom's parser is not the HTML5 tree builder: on some real pages (no <body> tag, a stray
  * `</noscript>` before it, the page wrapped in an unknown element) it leaves the page's text
- * outside <body>, and the extraction finds nothing. When most of the document's text lies outside
+ * outside <body>, and on a page without <html> (CleanEval's old sites) it keeps only the first
+ * element: the extraction finds nothing. When the root is not <html>, or most of the text lies outside
  * <body>, the page is re-serialised by parse5 (through cheerio, a dependency already: the
  * standard tree builder, which puts every such text in <body> as a browser does) and parsed again.
  * Only those pages pay for the second parse.
@@ -92,6 +93,9 @@ export function extractMainContent(html: string, baseUrl: string, options: MainC
 function parseDocument(input: string): { document: Document } {
   const parsed = parseHTML(input);
   const { document } = parsed;
+  // A page without <html> (old sites serve bare fragments): linkedom makes its first element the
+  // root and drops what follows it.
+  if (document.documentElement?.localName !== 'html') return parseHTML(loadWithParse5(input).html());
   const all = textLength(document.documentElement);
   const inBody = document.body ? textLength(document.body) : 0;
   if (all - inBody < MISPLACED_TEXT_CHARS || inBody >= all / 2) return parsed;
