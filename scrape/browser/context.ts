@@ -176,6 +176,8 @@ export interface ContextSettings {
   identity?: ContextIdentity;
   /** Check page WebSockets against the scrape's guard (blacklist included) in Playwright's route: visible to the page. */
   routeWebSockets?: boolean;
+  /** Default DESKTOP_VIEWPORT (the pool's `desktopViewport`, for the benchmark). */
+  desktopViewport?: { width: number; height: number };
 }
 
 const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
@@ -185,20 +187,21 @@ const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
  * flag; a person's Chrome window is taller by its tab strip and toolbar. Resizing the window
  * (not the page: the viewport stays emulated at 1366×900) makes `outerHeight` what it would be.
  */
-async function giveWindowBrowserBars(cdp: CDPSession): Promise<void> {
+async function giveWindowBrowserBars(cdp: CDPSession, viewport: { width: number; height: number }): Promise<void> {
   const { windowId } = await cdp.send('Browser.getWindowForTarget');
-  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: DESKTOP_VIEWPORT.width, height: DESKTOP_VIEWPORT.height + BROWSER_BARS_HEIGHT } });
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: viewport.width, height: viewport.height + BROWSER_BARS_HEIGHT } });
 }
 
 /** Creates a context with its guard handlers, then its page. Closes the context if any step fails. */
 export async function prepareContext(browser: Browser, settings: ContextSettings): Promise<PreparedContext> {
   const identity = settings.userAgent || settings.mobile?.customUserAgent ? undefined : settings.identity;
+  const desktopViewport = settings.desktopViewport ?? DESKTOP_VIEWPORT;
   const context = await browser.newContext({
     serviceWorkers: 'block',
     acceptDownloads: false,
     javaScriptEnabled: true,
     ignoreHTTPSErrors: settings.ignoreHTTPSErrors === true,
-    viewport: DESKTOP_VIEWPORT,
+    viewport: desktopViewport,
     // Where the identity says it is (its time zone and locale), also under a user agent of the request's own.
     ...(settings.identity ? { timezoneId: settings.identity.timezone, locale: settings.identity.locale } : {}),
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
@@ -261,7 +264,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
       // Client hints and navigator.platform/languages with the user agent: Playwright's `userAgent` sets the string only.
       identity ? applyIdentity(cdp, identity) : undefined,
       // Cosmetic: a Chromium that cannot resize its window still scrapes.
-      settings.mobile ? undefined : giveWindowBrowserBars(cdp).catch(() => undefined),
+      settings.mobile ? undefined : giveWindowBrowserBars(cdp, desktopViewport).catch(() => undefined),
     ]);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {
