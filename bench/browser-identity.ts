@@ -11,6 +11,7 @@
  *   full raw, patchright   raw on patchright-core;  full raw, pool env   raw in the pool's launch environment (sandbox, user, HOME)
  *   full pool, no sandbox / playwright-core   the pool with one thing changed
  *   full pool, no spares, spare renderer   the pool before round 4 (only the driver's disabled features: Chromium's spare renderer on)
+ *   full pool, no spares, omnibox popup   the pool with Chromium's spare renderer off but the omnibox popup's WebUI renderer on
  *   full pool, no spares, 1280x720   the pool with a 1280×720 viewport instead of 1366×900
  *   full raw +pause   raw Playwright with documents held at the response stage and let go unread (the charset step's pause alone)
  * CPU per page is also printed by process kind (browser, renderer, gpu-process, utility, node).
@@ -173,6 +174,8 @@ async function main(): Promise<void> {
   const fullRawPoolEnv = await chromium.launch({ executablePath: poolLaunch.executablePath, args: poolLaunch.args, env: poolLaunch.env, chromiumSandbox: poolLaunch.sandbox });
   // The pool before round 4: only the driver's own disabled features (Chromium's spare renderer on).
   const fullPoolNoSparesDriverFeatures = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, disableFeatures: [] });
+  // Round 4's first step alone: Chromium's spare renderer off, the omnibox popup's WebUI renderer still on.
+  const fullPoolNoSparesOmnibox = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, disableFeatures: ['SpareRendererForSitePerProcess'] });
   const fullPoolNoSpares1280 = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, desktopViewport: { width: 1280, height: 720 } });
   const fullPoolPlaywright = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, driver: 'playwright' });
   const viaPool = (pool: BrowserPool) => async () => checkPage((await pool.scrape({ url: pageUrl }, { timeoutMs: 120_000 })).html!);
@@ -185,6 +188,7 @@ async function main(): Promise<void> {
     { name: 'full pool, no spares', call: viaPool(fullPoolNoSpares), pool: fullPoolNoSpares, spares: 0 },
     { name: 'full raw, patchright', call: rawPath(fullRawPatchright) },
     { name: 'full pool, no spares, spare renderer', call: viaPool(fullPoolNoSparesDriverFeatures), pool: fullPoolNoSparesDriverFeatures, spares: 0 },
+    { name: 'full pool, no spares, omnibox popup', call: viaPool(fullPoolNoSparesOmnibox), pool: fullPoolNoSparesOmnibox, spares: 0 },
     { name: 'full pool, no spares, 1280x720', call: viaPool(fullPoolNoSpares1280), pool: fullPoolNoSpares1280, spares: 0 },
     { name: 'full raw, pool env', call: rawPath(fullRawPoolEnv) },
     { name: 'full pool, no sandbox', call: viaPool(fullPoolNoSandbox), pool: fullPoolNoSandbox, spares: 0 },
@@ -212,7 +216,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close(), fullPoolNoSandbox.close(), fullRawPatchright.close(), fullRawPoolEnv.close(), fullPoolNoSparesDriverFeatures.close(), fullPoolNoSpares1280.close()]);
+  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close(), fullPoolNoSandbox.close(), fullRawPatchright.close(), fullRawPoolEnv.close(), fullPoolNoSparesDriverFeatures.close(), fullPoolNoSpares1280.close(), fullPoolNoSparesOmnibox.close()]);
   await egress.close();
   await fx.close();
 

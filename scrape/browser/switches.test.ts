@@ -48,12 +48,16 @@ describe('Chromium switches', () => {
       const effective = argv.filter((a) => a.startsWith('--disable-features=')).at(-1)!;
       const driver = disabledFeatures(await driverDefaultSwitches(patchrightChromium as unknown as BrowserType));
       expect(driver.length).toBeGreaterThan(0);
-      expect(disabledFeatures([effective])).toEqual([...driver, ...POOL_DISABLED_FEATURES]);
-      // A page still loads.
+      expect(disabledFeatures([effective])).toEqual([...new Set([...driver, ...POOL_DISABLED_FEATURES])]);
+      // A page still loads, and its window starts no WebUI page of the browser's own (the omnibox popup).
       const context = await c.browser.newContext();
       const page = await context.newPage();
       await page.setContent('<p>ok</p>');
       expect(await page.textContent('p')).toBe('ok');
+      const session = await c.browser.newBrowserCDPSession();
+      const { targetInfos } = await session.send('Target.getTargets');
+      expect(targetInfos.map((t) => t.url).filter((url) => url.startsWith('chrome://'))).toEqual([]);
+      await session.detach();
       await context.close();
     } finally {
       await c.browser.close();

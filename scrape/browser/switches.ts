@@ -22,8 +22,14 @@ import type { BrowserType } from 'playwright-core';
  * - SpareRendererForSitePerProcess: after every navigation Chromium starts a renderer process
  *   ahead of time for the next site; a context serves one page and is closed, so that renderer is
  *   started, initialised and killed for nothing (measured: one renderer process more per page).
+ * - WebUIOmniboxPopup, WebUIOmniboxAimPopup, WebUIOmniboxFullPopup, AimEnabled: the full
+ *   Chromium (156) draws the address bar's suggestion popup, and its "AI mode" variant, as WebUI
+ *   pages (`chrome://omnibox-popup.top-chrome/`), loaded in a renderer process of their own for
+ *   every new window, i.e. every context, though a headless window's address bar is never used:
+ *   with them off the popup is drawn natively (if ever) and a page costs one renderer, not two.
+ *   Browser UI, not the page's: nothing of it is visible to a page or a site.
  */
-export const POOL_DISABLED_FEATURES: readonly string[] = ['SpareRendererForSitePerProcess'];
+export const POOL_DISABLED_FEATURES: readonly string[] = ['SpareRendererForSitePerProcess', 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'AimEnabled'];
 
 const DISABLE_FEATURES = '--disable-features=';
 
