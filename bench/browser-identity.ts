@@ -9,7 +9,11 @@
  *   full pool, no spares   the same with `spareContexts: 0` (a context made per scrape, as raw Playwright does)
  *   full raw +route|+proxy|+window|+identity|+charsets   raw Playwright plus one of the pool's per-context steps
  *   full raw, patchright   raw on patchright-core;  full raw, pool env   raw in the pool's launch environment (sandbox, user, HOME)
- *   full pool, no sandbox / playwright-core / no spare renderer / no spares, no spare renderer   the pool with one thing changed
+ *   full pool, no sandbox / playwright-core   the pool with one thing changed
+ *   full pool, no spares, spare renderer   the pool before round 4 (only the driver's disabled features: Chromium's spare renderer on)
+ *   full pool, no spares, omnibox popup   the pool with Chromium's spare renderer off but the omnibox popup's WebUI renderer on
+ *   full pool, no spares, 1280x720   the pool with a 1280×720 viewport instead of 1366×900
+ *   full raw +pause   raw Playwright with documents held at the response stage and let go unread (the charset step's pause alone)
  * CPU per page is also printed by process kind (browser, renderer, gpu-process, utility, node).
  * at most 2 pages at once (the pool's maxConcurrency), callers at concurrency 1 and 8. Pages/s and
  * CPU per page: this process and its Chromiums (the whole process tree, exited renderers included),
@@ -136,7 +140,7 @@ async function main(): Promise<void> {
         try {
           if (steps.has('route')) await context.route('**/*', (route) => route.continue());
           const page = await context.newPage();
-          if (steps.has('window') || steps.has('identity') || steps.has('charsets')) {
+          if (steps.has('window') || steps.has('identity') || steps.has('charsets') || steps.has('pause')) {
             const cdp = await context.newCDPSession(page);
             if (steps.has('identity')) await applyIdentity(cdp, identity);
             if (steps.has('window')) {
@@ -144,6 +148,11 @@ async function main(): Promise<void> {
               await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: 1366, height: 987 } });
             }
             if (steps.has('charsets')) await labelDocumentCharsets(cdp);
+            if (steps.has('pause')) {
+              // The document pause alone: every document held at the response stage, let go unread.
+              cdp.on('Fetch.requestPaused', (event) => void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined));
+              await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
+            }
           }
           await page.goto(pageUrl, { waitUntil: 'load' });
           checkPage(await page.content());
@@ -158,36 +167,31 @@ async function main(): Promise<void> {
   const shellPool = createBrowserPool({ executablePath: SHELL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, routeWebSocketsInPage: true });
   const fullPool = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP });
   const fullPoolNoSpares = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0 });
-  const fullPoolNoSandbox = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, withoutSandbox: true });
+  const fullPoolNoSandbox = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, withoutSandbox: true });
   const fullRawPatchright = await (patchrightChromium as unknown as typeof chromium).launch({ executablePath: FULL, args: CHROMIUM_ARGS });
   // Raw Playwright in the pool's launch environment (its HOME, XDG dirs, LANG, user and sandbox: launch-environment.ts).
   const poolLaunch = chromiumLaunch(FULL, CHROMIUM_ARGS);
   const fullRawPoolEnv = await chromium.launch({ executablePath: poolLaunch.executablePath, args: poolLaunch.args, env: poolLaunch.env, chromiumSandbox: poolLaunch.sandbox });
-  // Chromium's spare renderer (a renderer process launched ahead for the next site) off. One
-  // --disable-features switch wins (the last one): patchright-core 1.63's own list is repeated.
-  const noSpareRenderer = [
-    `--disable-features=${[
-      'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'DialMediaRouteProvider', 'GlobalMediaControls', 'HttpsUpgrades', 'LensOverlay',
-      'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'BlockOriginHeaderModificationOnRedirect', 'Translate', 'AutoDeElevate', 'OptimizationHints',
-      'SpareRendererForSitePerProcess',
-    ].join(',')}`,
-  ];
-  const fullPoolNoSpareRenderer = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, extraArgs: noSpareRenderer });
-  const fullPoolNoSparesNoSpareRenderer = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, extraArgs: noSpareRenderer });
+  // The pool before round 4: only the driver's own disabled features (Chromium's spare renderer on).
+  const fullPoolNoSparesDriverFeatures = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, disableFeatures: [] });
+  // Round 4's first step alone: Chromium's spare renderer off, the omnibox popup's WebUI renderer still on.
+  const fullPoolNoSparesOmnibox = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, disableFeatures: ['SpareRendererForSitePerProcess'] });
+  const fullPoolNoSpares1280 = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, spareContexts: 0, desktopViewport: { width: 1280, height: 720 } });
   const fullPoolPlaywright = createBrowserPool({ executablePath: FULL, allowPrivateTargets: true, maxConcurrency: PAGE_CAP, driver: 'playwright' });
   const viaPool = (pool: BrowserPool) => async () => checkPage((await pool.scrape({ url: pageUrl }, { timeoutMs: 120_000 })).html!);
   const allPaths: Array<{ name: string; call: () => Promise<void>; pool?: BrowserPool; spares?: number }> = [
     { name: 'shell raw', call: rawPath(shellBrowser) },
     { name: 'shell pool', call: viaPool(shellPool), pool: shellPool },
     { name: 'full raw', call: rawPath(fullBrowser) },
-    ...['route', 'proxy', 'window', 'identity', 'charsets'].map((step) => ({ name: `full raw +${step}`, call: rawPath(fullBrowser, new Set([step])) })),
+    ...['route', 'proxy', 'window', 'identity', 'charsets', 'pause'].map((step) => ({ name: `full raw +${step}`, call: rawPath(fullBrowser, new Set([step])) })),
     { name: 'full pool', call: viaPool(fullPool), pool: fullPool },
     { name: 'full pool, no spares', call: viaPool(fullPoolNoSpares), pool: fullPoolNoSpares, spares: 0 },
     { name: 'full raw, patchright', call: rawPath(fullRawPatchright) },
-    { name: 'full pool, no spare renderer', call: viaPool(fullPoolNoSpareRenderer), pool: fullPoolNoSpareRenderer },
-    { name: 'full pool, no spares, no spare renderer', call: viaPool(fullPoolNoSparesNoSpareRenderer), pool: fullPoolNoSparesNoSpareRenderer, spares: 0 },
+    { name: 'full pool, no spares, spare renderer', call: viaPool(fullPoolNoSparesDriverFeatures), pool: fullPoolNoSparesDriverFeatures, spares: 0 },
+    { name: 'full pool, no spares, omnibox popup', call: viaPool(fullPoolNoSparesOmnibox), pool: fullPoolNoSparesOmnibox, spares: 0 },
+    { name: 'full pool, no spares, 1280x720', call: viaPool(fullPoolNoSpares1280), pool: fullPoolNoSpares1280, spares: 0 },
     { name: 'full raw, pool env', call: rawPath(fullRawPoolEnv) },
-    { name: 'full pool, no sandbox', call: viaPool(fullPoolNoSandbox), pool: fullPoolNoSandbox },
+    { name: 'full pool, no sandbox', call: viaPool(fullPoolNoSandbox), pool: fullPoolNoSandbox, spares: 0 },
     { name: 'full pool, playwright-core', call: viaPool(fullPoolPlaywright), pool: fullPoolPlaywright },
   ];
   const chosen = process.env.BENCH_PATHS;
@@ -212,7 +216,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close(), fullPoolNoSandbox.close(), fullRawPatchright.close(), fullRawPoolEnv.close(), fullPoolNoSpareRenderer.close(), fullPoolNoSparesNoSpareRenderer.close()]);
+  await Promise.all([shellBrowser.close(), fullBrowser.close(), shellPool.close(), fullPool.close(), fullPoolNoSpares.close(), fullPoolPlaywright.close(), fullPoolNoSandbox.close(), fullRawPatchright.close(), fullRawPoolEnv.close(), fullPoolNoSparesDriverFeatures.close(), fullPoolNoSpares1280.close(), fullPoolNoSparesOmnibox.close()]);
   await egress.close();
   await fx.close();
 

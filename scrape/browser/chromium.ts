@@ -11,6 +11,7 @@ import { fallbackEngineIdentity, readEngineIdentity } from './identity';
 import type { EngineIdentity } from './identity';
 import { chromiumIsolation, chromiumLaunch } from './launch-environment';
 import { desktopPresentationArgs } from './presentation';
+import { POOL_DISABLED_FEATURES, driverDefaultSwitches, mergeDisabledFeatures } from './switches';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -87,6 +88,8 @@ export interface LaunchSettings {
   rssCheckEveryPages: number;
   /** The benchmark's baseline only (BrowserPoolOptions.withoutSandbox). */
   withoutSandbox?: boolean;
+  /** Features turned off with the driver's own (switches.ts); default POOL_DISABLED_FEATURES. */
+  disableFeatures?: readonly string[];
 }
 
 /** Launches Chromium; rejects with Playwright's error when it cannot. */
@@ -97,9 +100,10 @@ export async function launchChromium(settings: LaunchSettings): Promise<Chromium
   const launch = chromiumLaunch(settings.executablePath, [...settings.args, ...presentation], { withoutSandbox: settings.withoutSandbox === true });
   // NODE_EXTRA_CA_CERTS as an NSS database in that environment's HOME (extra-ca.ts).
   trustExtraCas(launch.env.HOME!, chromiumIsolation(settings.executablePath).user);
-  const browser = await browserType(settings.driver ?? defaultDriver(settings.executablePath)).launch({
+  const type = browserType(settings.driver ?? defaultDriver(settings.executablePath));
+  const browser = await type.launch({
     executablePath: launch.executablePath,
-    args: launch.args,
+    args: await withDisabledFeatures(type, launch.args, settings.disableFeatures ?? POOL_DISABLED_FEATURES),
     env: launch.env,
     chromiumSandbox: launch.sandbox,
     timeout: settings.timeoutMs,
@@ -123,6 +127,19 @@ export async function launchChromium(settings: LaunchSettings): Promise<Chromium
     rssLatest: null,
     rssReading: false,
   };
+}
+
+/**
+ * `args` with `features` turned off in one `--disable-features` switch that keeps the driver's own
+ * (switches.ts). If the driver's list cannot be read, `args` as they are: theirs must not be lost.
+ */
+async function withDisabledFeatures(type: BrowserType, args: string[], features: readonly string[]): Promise<string[]> {
+  if (features.length === 0 && !args.some((a) => a.startsWith('--disable-features='))) return args;
+  try {
+    return mergeDisabledFeatures(await driverDefaultSwitches(type), args, features);
+  } catch {
+    return args;
+  }
 }
 
 /**

@@ -183,6 +183,8 @@ export interface ContextSettings {
    * plus the browser's bars, is placed on its identity's screen.
    */
   nativeScreens?: boolean;
+  /** Default DESKTOP_VIEWPORT (the pool's `desktopViewport`, for the benchmark). */
+  desktopViewport?: { width: number; height: number };
 }
 
 const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
@@ -194,10 +196,10 @@ const DESKTOP_VIEWPORT = { width: 1366, height: 900 };
  * With native screens nothing is emulated: the window's size gives the 1366×900 viewport (the full
  * Chromium's headless window keeps `BROWSER_BARS_HEIGHT` for its bars), and its place the screen.
  */
-async function giveWindowBrowserBars(cdp: CDPSession, nativeScreen: { width: number; height: number } | undefined | false): Promise<void> {
+async function giveWindowBrowserBars(cdp: CDPSession, viewport: { width: number; height: number }, nativeScreen: { width: number; height: number } | undefined | false): Promise<void> {
   const { windowId } = await cdp.send('Browser.getWindowForTarget');
-  const width = DESKTOP_VIEWPORT.width;
-  const height = DESKTOP_VIEWPORT.height + BROWSER_BARS_HEIGHT;
+  const width = viewport.width;
+  const height = viewport.height + BROWSER_BARS_HEIGHT;
   await cdp.send('Browser.setWindowBounds', { windowId, bounds: nativeScreen === false ? { width, height } : windowOnScreen(nativeScreen, width, height) });
 }
 
@@ -206,12 +208,13 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
   const identity = settings.userAgent || settings.mobile?.customUserAgent ? undefined : settings.identity;
   // Chromium's own screens (presentation.ts) for a desktop context, when launched with them: no device-metrics emulation.
   const nativeScreens = settings.nativeScreens === true && !settings.mobile;
+  const desktopViewport = settings.desktopViewport ?? DESKTOP_VIEWPORT;
   const context = await browser.newContext({
     serviceWorkers: 'block',
     acceptDownloads: false,
     javaScriptEnabled: true,
     ignoreHTTPSErrors: settings.ignoreHTTPSErrors === true,
-    viewport: nativeScreens ? null : DESKTOP_VIEWPORT,
+    viewport: nativeScreens ? null : desktopViewport,
     // Where the identity says it is (its time zone and locale), also under a user agent of the request's own.
     ...(settings.identity ? { timezoneId: settings.identity.timezone, locale: settings.identity.locale } : {}),
     ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
@@ -276,7 +279,7 @@ export async function prepareContext(browser: Browser, settings: ContextSettings
       // Cosmetic with an emulated viewport; with native screens the window is the viewport, so emulate it if the window cannot be sized.
       settings.mobile
         ? undefined
-        : giveWindowBrowserBars(cdp, nativeScreens ? (settings.identity?.screen ?? undefined) : false).catch(() => (nativeScreens ? page.setViewportSize(DESKTOP_VIEWPORT) : undefined)),
+        : giveWindowBrowserBars(cdp, desktopViewport, nativeScreens ? (settings.identity?.screen ?? undefined) : false).catch(() => (nativeScreens ? page.setViewportSize(desktopViewport) : undefined)),
     ]);
     const charsets = await labelDocumentCharsets(cdp, { labelCharsets: settings.labelCharsets !== false });
     return {

@@ -221,6 +221,7 @@ function launchSettings(options: BrowserPoolOptions, proxy: EgressProxy | null, 
     recyclePages: options.recyclePages === 0 ? Infinity : (options.recyclePages ?? 1000),
     rssCheckEveryPages: memory.checkEveryPages,
     ...(options.withoutSandbox ? { withoutSandbox: true } : {}),
+    ...(options.disableFeatures ? { disableFeatures: options.disableFeatures } : {}),
   };
 }
 

@@ -24,8 +24,15 @@ export interface BrowserPoolOptions {
    * Default 0 (off): it costs at least 500 ms per scrape; `wait_for` is the precise tool.
    */
   settleMs?: number;
-  /** Extra Chromium flags. */
+  /** Extra Chromium flags (a `--disable-features=` among them is merged into the driver's: switches.ts). */
   extraArgs?: string[];
+  /**
+   * Chromium features turned off on top of the driver's own list, in one merged switch
+   * (switches.ts); default `POOL_DISABLED_FEATURES`. `[]` is the benchmark's baseline.
+   */
+  disableFeatures?: readonly string[];
+  /** The desktop viewport (context.ts DESKTOP_VIEWPORT by default): the benchmark's variants only. */
+  desktopViewport?: { width: number; height: number };
   /** Which build of Playwright's API drives Chromium (chromium.ts `BrowserDriver`); default by the executable. */
   driver?: 'playwright' | 'patchright';
   /**
