@@ -25,6 +25,7 @@ import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Database } from '../platform/db';
 import type { Logger } from '../platform/logger';
+import { periodicSweep } from '../platform/periodic-sweep';
 import type { RunFailure, ScrapeRunStore } from '../scrape/runs';
 import { createFlowStore } from '../flows/store';
 import { createMonitorStore } from '../monitors/store';
@@ -63,7 +64,6 @@ export function createClosedWorkflowSweep(deps: {
   const intervalMs = deps.intervalMs ?? 60_000;
   const checks = createMonitorStore(deps.db);
   const flows = createFlowStore(deps.db);
-  let running: Promise<number> | undefined;
 
   async function sweepOnce(): Promise<number> {
     const client = await deps.temporal.get();
@@ -109,12 +109,7 @@ export function createClosedWorkflowSweep(deps: {
     return closed;
   }
 
-  const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
-  const timer = setInterval(() => {
-    sweep().catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'closing rows of closed workflows failed'));
-  }, intervalMs);
-  timer.unref();
-  return { sweep, close: () => clearInterval(timer) };
+  return periodicSweep(sweepOnce, { intervalMs, logger: deps.logger, failure: 'closing rows of closed workflows failed' });
 }
 
 async function describeEnding(client: Client, workflowId: string): Promise<Ending> {

@@ -30,6 +30,7 @@ import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { Logger } from '../platform/logger';
+import { periodicSweep } from '../platform/periodic-sweep';
 import type { ScrapeRunStore } from '../scrape/runs';
 import { type ScrapeBatchWorkflowInput, scrapeLaneSignalName } from '../workflows/definitions';
 import type { TemporalStarter } from './scrape-dispatch';
@@ -72,7 +73,6 @@ const BATCH = 500;
 export function createOrphanRunReaper(deps: { runs: ScrapeRunStore; temporal: Pick<TemporalStarter, 'get'>; logger: Logger; graceMs?: number; intervalMs?: number }): OrphanRunReaper {
   const graceMs = deps.graceMs ?? 30_000;
   const intervalMs = deps.intervalMs ?? 15_000;
-  let running: Promise<number> | undefined;
 
   async function sweepOnce(): Promise<number> {
     const queued = await deps.runs.queuedSince(graceMs, BATCH);
@@ -102,10 +102,5 @@ export function createOrphanRunReaper(deps: { runs: ScrapeRunStore; temporal: Pi
     return failed;
   }
 
-  const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
-  const timer = setInterval(() => {
-    sweep().catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'looking for runs that never started failed'));
-  }, intervalMs);
-  timer.unref();
-  return { sweep, close: () => clearInterval(timer) };
+  return periodicSweep(sweepOnce, { intervalMs, logger: deps.logger, failure: 'looking for runs that never started failed' });
 }
