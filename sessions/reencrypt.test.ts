@@ -4,12 +4,11 @@
  * a row no configured key reads is reported by name and left as it is.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase } from '../test/helpers/database';
-import { createDatabase, type Database } from '../platform/db';
-import { createSqlPool, type SqlPool } from '../platform/sql';
+import { type DatabaseWithUser, databaseWithOneUser } from '../test/helpers/database';
+import type { SqlPool } from '../platform/sql';
 import type { StorageState } from '../scrape/cookies';
 import { createSessionKeyring } from './keys';
 import { reencryptSessions } from './reencrypt';
@@ -22,23 +21,17 @@ const state = (value: string): StorageState => ({
 });
 
 describe('sessions re-encrypted under the current key', () => {
+  let database: DatabaseWithUser | undefined;
   let url: string;
-  let db: Database;
   let sql: SqlPool;
   let userId: string;
 
   beforeAll(async () => {
-    url = await createTestDatabase();
-    db = createDatabase(url);
-    sql = createSqlPool(url);
-    userId = randomUUID();
-    await db.user.create({ data: { id: userId, name: 'T', email: `${userId}@example.test`, emailVerified: false } });
+    database = await databaseWithOneUser();
+    ({ url, sql, userId } = database);
   });
 
-  afterAll(async () => {
-    await sql?.close();
-    await db?.$disconnect();
-  });
+  afterAll(() => database?.close());
 
   it('moves rows off the old key, so the old key can be dropped; an unreadable row is named, not touched', async () => {
     const oldKey = randomBytes(32);

@@ -5,9 +5,9 @@
  * and left as it is.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createTestDatabase } from '../test/helpers/database';
-import { createDatabase, type Database, toJsonColumn } from '../platform/db';
-import { createSqlPool, type SqlPool } from '../platform/sql';
+import { type DatabaseWithUser, databaseWithOneUser } from '../test/helpers/database';
+import { type Database, toJsonColumn } from '../platform/db';
+import type { SqlPool } from '../platform/sql';
 import { DEFINITION_COLUMNS } from '../scripts/definition-columns';
 import { sealFlowNodes, unsealFlowNodes } from '../flows/definition-secrets';
 import { createSessionKeyring } from './keys';
@@ -15,22 +15,17 @@ import { sealRequestSecrets, unsealRequestSecrets } from './request-secrets';
 import { resealDefinitions } from './reseal-definitions';
 
 describe('saved definitions re-sealed under the current key', () => {
+  let database: DatabaseWithUser | undefined;
   let db: Database;
   let sql: SqlPool;
   let userId: string;
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    db = createDatabase(url);
-    sql = createSqlPool(url);
-    userId = randomUUID();
-    await db.user.create({ data: { id: userId, name: 'T', email: `${userId}@example.test`, emailVerified: false } });
+    database = await databaseWithOneUser();
+    ({ db, sql, userId } = database);
   });
 
-  afterAll(async () => {
-    await sql?.close();
-    await db?.$disconnect();
-  });
+  afterAll(() => database?.close());
 
   it('moves old-key and clear secrets to the current key; an unreadable row is named, not touched', async () => {
     const oldKey = randomBytes(32);

@@ -1,6 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '../../platform/migrate';
+import { type Database, createDatabase } from '../../platform/db';
+import { type SqlPool, createSqlPool } from '../../platform/sql';
 import { testEnv } from './env';
 
 /** A fresh database of its own for one test file, migrated unless `migrate: false`. */
@@ -42,4 +44,26 @@ export async function everyRowOfEveryTable(databaseUrl: string): Promise<string>
     for (const row of await sql<{ row: string }>(databaseUrl, `SELECT row_to_json(t)::text AS row FROM ${name} t`)) texts.push(row.row);
   }
   return texts.join('\n');
+}
+
+/** A migrated database of its own with one user (no account, no key), its ORM and pg clients: for store-level tests. */
+export interface DatabaseWithUser {
+  url: string;
+  db: Database;
+  sql: SqlPool;
+  userId: string;
+  close(): Promise<void>;
+}
+
+export async function databaseWithOneUser(): Promise<DatabaseWithUser> {
+  const url = await createTestDatabase();
+  const db = createDatabase(url);
+  const sql = createSqlPool(url);
+  const userId = randomUUID();
+  await db.user.create({ data: { id: userId, name: 'T', email: `${userId}@example.test`, emailVerified: false } });
+  const close = async () => {
+    await sql.close();
+    await db.$disconnect();
+  };
+  return { url, db, sql, userId, close };
 }
