@@ -25,7 +25,8 @@ const MONITOR_TOKEN = `mt${randomBytes(9).toString('hex')}`;
 const TEMPLATE_KEY = `tk${randomBytes(9).toString('hex')}`;
 const CRAWL_TOKEN = `ct${randomBytes(9).toString('hex')}`;
 const BATCH_COOKIE = `bc${randomBytes(9).toString('hex')}`;
-const SECRETS = [PASSWORD, COOKIE_VALUE, MONITOR_TOKEN, TEMPLATE_KEY, CRAWL_TOKEN, BATCH_COOKIE];
+const FIRECRAWL_MONITOR_TOKEN = `fm${randomBytes(9).toString('hex')}`;
+const SECRETS = [PASSWORD, COOKIE_VALUE, MONITOR_TOKEN, TEMPLATE_KEY, CRAWL_TOKEN, BATCH_COOKIE, FIRECRAWL_MONITOR_TOKEN];
 const REDACTED = '[redacted]';
 
 let stack: Stack;
@@ -116,6 +117,25 @@ describe('saved definitions keep their secrets sealed at rest, masked on read, a
     const read = await api('GET', `/monitors/${monitorId}`);
     expect((read.body.request as Json).headers).toEqual({ authorization: REDACTED });
     expectNoSecretIn(JSON.stringify((await api('GET', '/monitors')).body));
+  });
+
+  it("a Firecrawl monitor's header survives a PATCH of its name and status (the request goes back masked); its run sends it", async () => {
+    const firecrawl = (method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, { authorization: `Bearer ${account.apiKey}` }, body);
+    const created = await firecrawl('POST', '/v2/monitor', {
+      name: 'members (firecrawl)',
+      schedule: { cron: '0 * * * *' },
+      targets: [{ type: 'scrape', urls: [`${siteUrl}/members`], scrapeOptions: { headers: { authorization: `Bearer ${FIRECRAWL_MONITOR_TOKEN}` } } }],
+    });
+    expect(created.status).toBe(200);
+    const id = (created.body.data as Json).id as string;
+    const patched = await firecrawl('PATCH', `/v2/monitor/${id}`, { name: 'members, renamed', status: 'paused' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'members, renamed', status: 'paused' });
+    expectNoSecretIn(JSON.stringify(patched.body));
+    // The native read shows the header still there, masked: the PATCH sent it back masked and the stored one stayed.
+    expect(((await api('GET', `/monitors/${id}`)).body.request as Json).headers).toEqual({ authorization: REDACTED });
+    expect((await firecrawl('POST', `/v2/monitor/${id}/run`)).status).toBe(200);
+    await waitFor('the run sent the header', () => Promise.resolve(seen.authorizations.includes(`Bearer ${FIRECRAWL_MONITOR_TOKEN}`)));
   });
 
   it('saves a template with an API key header; its run sends it; reads show it masked', async () => {
