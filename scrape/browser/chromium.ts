@@ -2,7 +2,6 @@
  * One launched Chromium process and the pool's bookkeeping about it. The pool keeps one current
  * Chromium; after a recycle the previous one lives on as "retiring" until its last scrape ends.
  */
-import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromium as patchrightChromium } from 'patchright-core';
 import { trustExtraCas } from './extra-ca';
@@ -10,7 +9,7 @@ import type { Browser, BrowserType } from 'playwright-core';
 import { fallbackEngineIdentity, readEngineIdentity } from './identity';
 import type { EngineIdentity } from './identity';
 import { chromiumIsolation, chromiumLaunch } from './launch-environment';
-import { desktopPresentationArgs } from './presentation';
+import { desktopPresentationArgs, isHeadlessShell } from './presentation';
 import { POOL_DISABLED_FEATURES, driverDefaultSwitches, mergeDisabledFeatures } from './switches';
 
 export const CHROMIUM_ARGS = [
@@ -69,7 +68,7 @@ export interface Chromium {
 export type BrowserDriver = 'playwright' | 'patchright';
 
 export function defaultDriver(executablePath: string): BrowserDriver {
-  return /headless[-_]shell/.test(path.basename(executablePath)) ? 'playwright' : 'patchright';
+  return isHeadlessShell(executablePath) ? 'playwright' : 'patchright';
 }
 
 function browserType(driver: BrowserDriver): BrowserType {

@@ -17,6 +17,7 @@
  *   languages, a request's own `Accept-Language` the languages. A stored session's seed is
  *   derived from its owner and name, so it keeps its identity across scrapes.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Browser, CDPSession } from 'playwright-core';
 import { countryLocale, languagesOf } from './locales';
@@ -123,7 +124,7 @@ export async function readEngineIdentity(browser: Browser): Promise<EngineIdenti
 export function fallbackEngineIdentity(fullVersion: string): EngineIdentity {
   const major = fullVersion.split('.')[0] ?? '0';
   return {
-    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+    userAgent: linuxDesktopUserAgent(major),
     navigatorPlatform: 'Linux x86_64',
     metadata: {
       brands: [{ brand: 'Chromium', version: major }],
@@ -137,6 +138,33 @@ export function fallbackEngineIdentity(fullVersion: string): EngineIdentity {
       wow64: false,
     },
   };
+}
+
+/** A desktop Chrome's reduced user agent on Linux for a major version: what pages, workers and http mode send. */
+export function linuxDesktopUserAgent(major: number | string): string {
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}
+
+const majors = new Map<string, number | undefined>();
+
+/**
+ * The major version `<path> --version` prints ("Chromium 156.0.8078.108" → 156), read once per
+ * path and process; undefined if it cannot be read. What http mode impersonates and what the full
+ * Chromium's workers say (presentation.ts) both come from it.
+ */
+export function chromiumMajorVersion(executablePath: string): number | undefined {
+  if (!majors.has(executablePath)) {
+    let major: number | undefined;
+    try {
+      const out = execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+      const m = /(\d+)\.\d+\.\d+/.exec(out);
+      major = m ? Number(m[1]) : undefined;
+    } catch {
+      major = undefined;
+    }
+    majors.set(executablePath, major);
+  }
+  return majors.get(executablePath);
 }
 
 /** `HeadlessChrome/156.0.8078.108` → `Chrome/156.0.0.0` (Chrome's reduced user agent). */

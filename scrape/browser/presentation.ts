@@ -21,9 +21,8 @@
  * Only for the full Chromium: the headless shell (the throughput choice, which says it is headless
  * anyway) keeps Playwright's emulation, and no flag changes there.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { DESKTOP_SCREENS } from './identity';
+import { DESKTOP_SCREENS, chromiumMajorVersion, linuxDesktopUserAgent } from './identity';
 
 /** GNOME's top bar: the part of each screen a window cannot cover (`availTop`, `height - availHeight`). */
 export const DESKTOP_PANEL_HEIGHT = 32;
@@ -44,31 +43,14 @@ export function screenInfoArg(): string {
   return `--screen-info=${SCREEN_LAYOUT.map((s) => `{${s.left},0 ${s.width}x${s.height} workAreaTop=${DESKTOP_PANEL_HEIGHT}}`).join('')}`;
 }
 
-const versions = new Map<string, string | null>();
-
-/** The full version `<path> --version` prints ("Chromium 156.0.8078.108"), read once per path; null if it cannot be read. */
-function chromiumVersion(executablePath: string): string | null {
-  if (!versions.has(executablePath)) {
-    let version: string | null = null;
-    try {
-      const out = execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
-      version = /(\d+)\.\d+\.\d+\.\d+/.exec(out)?.[0] ?? null;
-    } catch {
-      version = null;
-    }
-    versions.set(executablePath, version);
-  }
-  return versions.get(executablePath)!;
-}
-
 /** The launch flags above; none for the headless shell. `--user-agent` only when the version can be read. */
 export function desktopPresentationArgs(executablePath: string): string[] {
   if (isHeadlessShell(executablePath)) return [];
-  const major = chromiumVersion(executablePath)?.split('.')[0];
+  const major = chromiumMajorVersion(executablePath);
   return [
     screenInfoArg(),
     // Chrome's reduced desktop user agent on Linux, as identity.ts's desktopUserAgent makes it from the engine's own.
-    ...(major ? [`--user-agent=Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`] : []),
+    ...(major !== undefined ? [`--user-agent=${linuxDesktopUserAgent(major)}`] : []),
   ];
 }
 

@@ -40,7 +40,8 @@ import { discardBody, headerValue, readBody } from './body';
 import type { EngineRequest } from '../request';
 import { EMPTY_STORAGE_STATE, requestStateCookies, withCookies } from '../cookies';
 import { createRequestCookieJar } from './cookie-jar';
-import { ENGINE_DEFAULT_ACCEPT, chromeIdentity, impersonatedHop, lazyImpersonatingClient, shippedChromiumMajor } from './impersonate';
+import { ENGINE_DEFAULT_ACCEPT, chromeIdentity, impersonatedHop, lazyImpersonatingClient } from './impersonate';
+import { chromiumMajorVersion } from '../browser/identity';
 import type { ChromeIdentity } from './impersonate';
 
 export interface HttpEngineOptions {
@@ -103,7 +104,7 @@ export const DEFAULT_USER_AGENT =
 /** The Chrome identity of an impersonating engine: the shipped Chromium's major version (undefined if it cannot be read). */
 function impersonatedIdentity(options: HttpEngineOptions): ChromeIdentity | undefined {
   if (!options.impersonate) return undefined;
-  const major = shippedChromiumMajor(options.impersonate.chromiumPath);
+  const major = chromiumMajorVersion(options.impersonate.chromiumPath);
   return major === undefined ? undefined : chromeIdentity(major);
 }
 

@@ -18,7 +18,6 @@
  * with NODE_EXTRA_CA_CERTS set, a bundle of SSL_CERT_FILE's (or the system's) roots plus those
  * certificates is written once and SSL_CERT_FILE points at it.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +27,7 @@ import type { ProxyEndpoint } from '../../platform/proxy-endpoints';
 import { tlsTrustEnvironment } from '../../platform/config';
 import { normalizeHost, resolvePublicHost } from '../../platform/target-guard';
 import type { EgressProxy } from '../browser/egress-proxy';
+import { linuxDesktopUserAgent } from '../browser/identity';
 import { startEgressProxy } from '../browser/egress-proxy';
 
 type WreqModule = typeof import('wreq-js');
@@ -60,17 +60,6 @@ export interface ChromeIdentity {
   secChUa: string;
 }
 
-/** The Chromium's major version from `<path> --version` ("Chromium 156.0.8078.108"); undefined if it cannot be read. */
-export function shippedChromiumMajor(chromiumPath: string): number | undefined {
-  try {
-    const out = execFileSync(chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
-    const m = /(\d+)\.\d+\.\d+/.exec(out);
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 // Chromium's user-agent brand list (components/embedder_support/user_agent_utils.cc): the GREASE
 // brand and the order are derived from the major version, so they match a real Chrome of it.
 const GREASE_CHARS = [' ', '(', ':', '-', '.', '/', ')', ';', '=', '?', '_'];
@@ -85,7 +74,7 @@ export function chromeIdentity(major: number): ChromeIdentity {
   brands.forEach((brand, i) => (shuffled[order[i]!] = brand));
   return {
     major,
-    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+    userAgent: linuxDesktopUserAgent(major),
     secChUa: shuffled.join(', '),
   };
 }
