@@ -85,6 +85,7 @@ export function createClosedWorkflowSweep(deps: {
     for (const check of await checks.runningChecksSince(graceMs, BATCH)) {
       const ending = await endingOf(check.workflowId);
       if (ending === 'running') continue;
+      // Usually closed by the loop above already (a no-op then); not when it fell past that loop's batch, and the settle must see it closed.
       await closeRun(deps.runs, check.scrapeRunId, ending);
       try {
         await client.workflow.start(monitorCheckSettleWorkflow, { args: [{ checkId: check.id }], taskQueue: deps.queues.main, workflowId: workflowIds.monitorCheckSettle(check.id) });
