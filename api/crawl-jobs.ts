@@ -20,8 +20,9 @@ import { precheck } from './scrape-run';
 import { proxyPlan } from './scrape-escalation';
 import type { ScrapeRequest } from '../scrape/request';
 import { configuredKeyring } from '../sessions/keys';
-import { sealRequestSecrets } from '../sessions/request-secrets';
+import { sealHeaderValues, sealRequestSecrets } from '../sessions/request-secrets';
 import { apiWebhooks } from './webhooks';
+import type { WebhookSpec } from '../webhooks/spec';
 
 /** Search attribute of a crawl's executions (registered with the others: scripts/runtime/temporal-server.ts). */
 export const CRAWL_ID_ATTRIBUTE = defineSearchAttributeKey('CrawlId', SearchAttributeType.KEYWORD);
@@ -133,8 +134,15 @@ export function createCrawlJobs(deps: AppDeps) {
     if (request.webhook) await apiWebhooks(deps).guard.check(request.webhook.url);
     // One statement reads the balance and refuses at the account's runs-in-flight limit (429, before the 402), as a scrape's start does.
     requirePage(deps.limits ? await deps.limits.balanceForNewRun(auth.userId) : await getBalance(deps.sql, auth.userId), pageCost);
-    // The page template's secrets are sealed at rest, opened only into the workflow's plan (activities/crawl.ts `openCrawl`).
-    const stored = { ...request, scrape: sealRequestSecrets(configuredKeyring(deps.config), { userId: auth.userId, kind: 'crawl' }, request.scrape) };
+    // The page template's secrets are sealed at rest, opened only into the workflow's plan (activities/crawl.ts `openCrawl`);
+    // a Firecrawl webhook's own headers are sealed too, opened only for each POST (webhooks/deliver.ts).
+    const keyring = configuredKeyring(deps.config);
+    const owner = { userId: auth.userId, kind: 'crawl' } as const;
+    // (The compatible routes put `firecrawl` beside the native fields: api/firecrawl/crawl-webhooks.ts.)
+    const sent: WebhookSpec | undefined = request.webhook;
+    const target = sent?.firecrawl;
+    const webhook: WebhookSpec | undefined = sent && target ? { ...sent, firecrawl: { ...target, headers: sealHeaderValues(keyring, owner, target.headers) } } : sent;
+    const stored = { ...request, scrape: sealRequestSecrets(keyring, owner, request.scrape), ...(webhook ? { webhook } : {}) };
     const crawl = await store.create({ id, userId: auth.userId, apiKeyId: auth.apiKeyId, kind: request.kind, request: stored, workflowId: crawlWorkflowId(id), pageCost });
     try {
       await startExecution(crawl, false);

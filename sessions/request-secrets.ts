@@ -107,6 +107,34 @@ export function resealRequestSecrets<T>(keyring: SessionKeyring, owner: SecretOw
 }
 
 /**
+ * A Firecrawl-compatible job's webhook `headers` (a receiver's `Authorization`, as a rule) at rest:
+ * each value sealed as the job's other secrets are, in the crawl row and in each delivery row
+ * (webhooks/events.ts copies them sealed), and opened only for the POST (webhooks/deliver.ts).
+ * A value already sealed is kept as it is.
+ */
+export function sealHeaderValues(keyring: SessionKeyring, owner: SecretOwner, headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSealed(value) ? value : seal(keyring, owner, value)]));
+}
+
+/** The headers to send: sealed values opened, clear ones (rows written before sealing) as they are. */
+export function unsealHeaderValues(keyring: SessionKeyring, owner: SecretOwner, headers: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(isSealed(value) ? open(keyring, owner, value, `webhook header ${name}`) : value)]));
+}
+
+/** For a key rotation: each header value under the current key (clear ones included); `changed` says whether to write. */
+export function resealHeaderValues(keyring: SessionKeyring, owner: SecretOwner, headers: Record<string, unknown>): { headers: Record<string, string>; changed: boolean } {
+  let changed = false;
+  const out = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      if (isSealed(value) && sealedKeyId(value) === keyring.current.id) return [name, value];
+      changed = true;
+      return [name, seal(keyring, owner, isSealed(value) ? open(keyring, owner, value, `webhook header ${name}`) : String(value))];
+    }),
+  );
+  return { headers: out, changed };
+}
+
+/**
  * `masked` (a run record's request: secrets `[redacted]`) with each masked secret taken from
  * `clear` at the same position: a retried step that re-runs the request it recorded gets the
  * real secrets back (monitors/store.ts `startCheck`).

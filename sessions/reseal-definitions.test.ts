@@ -11,7 +11,7 @@ import type { SqlPool } from '../platform/sql';
 import { DEFINITION_COLUMNS } from '../scripts/definition-columns';
 import { sealFlowNodes, unsealFlowNodes } from '../flows/definition-secrets';
 import { createSessionKeyring } from './keys';
-import { sealRequestSecrets, unsealRequestSecrets } from './request-secrets';
+import { sealHeaderValues, sealRequestSecrets, unsealHeaderValues, unsealRequestSecrets } from './request-secrets';
 import { resealDefinitions } from './reseal-definitions';
 
 describe('saved definitions re-sealed under the current key', () => {
@@ -59,5 +59,38 @@ describe('saved definitions re-sealed under the current key', () => {
     expect(unsealRequestSecrets(newOnly, { userId, kind: 'monitor' }, monitorAfter.request)).toEqual(clearRequest);
     // Nothing left to do.
     expect(await resealDefinitions(sql, newOnly, DEFINITION_COLUMNS)).toEqual({ resealed: 0, unreadable: [`user_template/${lost.id}`] });
+  });
+
+  it("moves a Firecrawl job webhook's headers, in the job's row and in its deliveries, to the current key", async () => {
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const owner = { userId, kind: 'crawl' } as const;
+    const headers = { authorization: 'Bearer receiver-s3cret', 'x-custom': 'custom-s3cret' };
+    const crawlId = randomUUID();
+    // Sealed under the old key in the native webhook; in clear beside it, as rows before 2026-11-28 kept the webhook as sent.
+    const request = {
+      kind: 'batch',
+      urls: ['https://example.com/'],
+      scrape: {},
+      webhook: { url: 'https://receiver.example/fc', firecrawl: { kind: 'batch_scrape', headers: sealHeaderValues(createSessionKeyring(oldKey), owner, headers) } },
+      firecrawl: { version: 'v2', wanted: {}, webhook: { url: 'https://receiver.example/fc', headers } },
+    };
+    await db.crawl.create({ data: { id: crawlId, userId, kind: 'batch', request: toJsonColumn(request), workflowId: `crawl-${crawlId}`, pageCost: 1 } });
+    // A delivery written before sealing: its headers in clear.
+    const deliveryId = randomUUID();
+    await db.webhookDelivery.create({ data: { id: deliveryId, eventId: randomUUID(), userId, url: 'https://receiver.example/fc', firecrawlHeaders: toJsonColumn(headers) } });
+
+    const columns = DEFINITION_COLUMNS.filter((c) => c.table === 'crawl' || c.table === 'webhook_delivery');
+    expect(await resealDefinitions(sql, createSessionKeyring(newKey, [oldKey]), columns)).toEqual({ resealed: 2, unreadable: [] });
+
+    const newOnly = createSessionKeyring(newKey);
+    const rows = JSON.stringify(await sql.query(`SELECT request::text AS v FROM crawl WHERE id = $1 UNION ALL SELECT "firecrawlHeaders"::text FROM webhook_delivery WHERE id = $2`, [crawlId, deliveryId]));
+    expect(rows).not.toMatch(/s3cret/);
+    const crawlAfter = await db.crawl.findUniqueOrThrow({ where: { id: crawlId } });
+    expect(unsealHeaderValues(newOnly, owner, (crawlAfter.request as typeof request).webhook.firecrawl.headers)).toEqual(headers);
+    expect(unsealHeaderValues(newOnly, owner, (crawlAfter.request as typeof request).firecrawl.webhook.headers)).toEqual(headers);
+    const deliveryAfter = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+    expect(unsealHeaderValues(newOnly, owner, deliveryAfter.firecrawlHeaders as Record<string, unknown>)).toEqual(headers);
+    expect(await resealDefinitions(sql, newOnly, columns)).toEqual({ resealed: 0, unreadable: [] });
   });
 });

@@ -9,7 +9,7 @@
 import type { SqlPool } from '../platform/sql';
 import { AppError } from '../platform/errors';
 import type { SessionKeyring } from './keys';
-import { type DefinitionKind, resealRequestSecrets } from './request-secrets';
+import { type DefinitionKind, resealHeaderValues, resealRequestSecrets } from './request-secrets';
 
 /** A column holding requests of one kind of definition, and where in its value they are. */
 export interface DefinitionColumn {
@@ -18,6 +18,8 @@ export interface DefinitionColumn {
   kind: DefinitionKind;
   /** The value with `change` applied to each request in it (the value itself when it is one request). */
   mapRequests?: (value: unknown, change: (request: unknown) => unknown) => unknown;
+  /** The value with `change` applied to each map of sealed header values in it (a Firecrawl job webhook's `headers`). */
+  mapHeaders?: (value: unknown, change: (headers: Record<string, unknown>) => Record<string, string>) => unknown;
 }
 
 export interface ResealOutcome {
@@ -29,7 +31,7 @@ export interface ResealOutcome {
 
 export async function resealDefinitions(sql: SqlPool, keyring: SessionKeyring, columns: readonly DefinitionColumn[]): Promise<ResealOutcome> {
   const outcome: ResealOutcome = { resealed: 0, unreadable: [] };
-  for (const { table, column, kind, mapRequests = (value: unknown, change: (request: unknown) => unknown) => change(value) } of columns) {
+  for (const { table, column, kind, mapRequests = (value: unknown, change: (request: unknown) => unknown) => change(value), mapHeaders } of columns) {
     const ids = await sql.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id`);
     for (const { id } of ids) {
       await sql.transaction(async (tx) => {
@@ -43,6 +45,13 @@ export async function resealDefinitions(sql: SqlPool, keyring: SessionKeyring, c
             changed ||= resealed.changed;
             return resealed.request;
           });
+          next = mapHeaders
+            ? mapHeaders(next, (headers) => {
+                const resealed = resealHeaderValues(keyring, { userId: row.userId, kind }, headers);
+                changed ||= resealed.changed;
+                return resealed.headers;
+              })
+            : next;
         } catch (error) {
           if (error instanceof AppError && error.code === 'SECRET_UNREADABLE') {
             outcome.unreadable.push(`${table}/${id}`);

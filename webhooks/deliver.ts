@@ -7,6 +7,8 @@
 import { Agent, request } from 'undici';
 import type { Database } from '../platform/db';
 import { AppError, type ErrorCode } from '../platform/errors';
+import type { SessionKeyring } from '../sessions/keys';
+import { unsealHeaderValues } from '../sessions/request-secrets';
 import { FIRECRAWL_SIGNATURE_HEADER, decryptSecret, encryptSecret, firecrawlSignature, generateSigningSecret, signatureHeader, SIGNATURE_HEADER } from './signing';
 import type { WebhookGuard, WebhookSettings } from './settings';
 
@@ -26,8 +28,9 @@ export async function accountSecret(db: Database, key: Buffer, userId: string): 
   return decryptSecret(key, row.secretCiphertext);
 }
 
-export function createWebhookSender(deps: { db: Database; settings: WebhookSettings; guard: WebhookGuard }) {
-  const { db, settings, guard } = deps;
+/** `keyring` opens a Firecrawl webhook's own header values, sealed at rest (sessions/request-secrets.ts `sealHeaderValues`). */
+export function createWebhookSender(deps: { db: Database; settings: WebhookSettings; guard: WebhookGuard; keyring: SessionKeyring }) {
+  const { db, settings, guard, keyring } = deps;
   const agent = new Agent({
     connections: 16,
     keepAliveTimeout: 5_000,
@@ -39,6 +42,18 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: delivery.endpointId } });
     if (!endpoint || endpoint.deletedAt) return { ok: false, final: true, code: 'NOT_FOUND', message: 'the endpoint was deleted' };
     return decryptSecret(settings.secretKey, endpoint.secretCiphertext);
+  }
+
+  /** A Firecrawl webhook's own headers, opened; one that does not open fails the delivery for good (it never will). */
+  function openFirecrawlHeaders(delivery: { userId: string; firecrawlHeaders: unknown }): { headers: Record<string, string> | undefined } | AttemptOutcome {
+    const stored = delivery.firecrawlHeaders;
+    if (stored === null || typeof stored !== 'object') return { headers: undefined };
+    try {
+      return { headers: unsealHeaderValues(keyring, { userId: delivery.userId, kind: 'crawl' }, stored as Record<string, unknown>) };
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, final: true, code: error.code, message: error.message };
+      throw error;
+    }
   }
 
   async function post(url: string, body: string, secret: string, headers: Record<string, string>, signal?: AbortSignal, firecrawlHeaders?: Record<string, string>): Promise<AttemptOutcome> {
@@ -89,7 +104,8 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
       const event = await db.webhookEvent.findUniqueOrThrow({ where: { id: delivery.eventId } });
       const startedAt = new Date();
       const started = performance.now();
-      const secret = await secretFor(delivery);
+      const opened = openFirecrawlHeaders(delivery);
+      const secret = 'headers' in opened ? await secretFor(delivery) : opened;
       const outcome =
         typeof secret === 'string'
           ? await post(
@@ -98,7 +114,7 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
               secret,
               { 'x-webhook-event-id': event.id, 'x-webhook-delivery-id': delivery.id, 'x-webhook-attempt': String(attempt) },
               signal,
-              (delivery.firecrawlHeaders as Record<string, string> | null) ?? undefined,
+              'headers' in opened ? opened.headers : undefined,
             )
           : secret;
       const finishedAt = new Date();

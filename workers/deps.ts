@@ -62,7 +62,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   const browserPool = engines.browser;
   const blacklist = createBlacklist(db);
   const webhooks = webhookSettings(config);
-  const webhookSender = createWebhookSender({ db, settings: webhooks, guard: createWebhookGuard(webhooks, blacklist.isBlacklisted) });
+  const webhookSender = createWebhookSender({ db, settings: webhooks, guard: createWebhookGuard(webhooks, blacklist.isBlacklisted), keyring: configuredKeyring(config) });
   if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
   // One line at start when Chromium cannot have its sandbox here (docs/operations.md, "Chromium's isolation").
   const isolationNotice = browserPool ? chromiumIsolation(config.CHROMIUM_PATH).notice : undefined;

@@ -201,6 +201,14 @@ describe('Python SDK (firecrawl-py 4.55.0)', () => {
     }
     // A receiver keeping Stripe's check works too (the same x-signature as our own events).
     expect(() => new Stripe('sk_test_unused').webhooks.constructEvent(events[0]!.body, events[0]!.signature, webhookSecret)).not.toThrow();
+    // The webhook's headers (a receiver's credentials, as a rule) are sealed at rest: in the job's row and in every delivery row.
+    const [job] = await sql<{ request: string }>(stack.databaseUrl, 'SELECT request::text AS request FROM crawl WHERE id = $1', [id]);
+    const deliveries = await sql<{ headers: string }>(stack.databaseUrl, `SELECT "firecrawlHeaders"::text AS headers FROM webhook_delivery WHERE url = $1`, [webhook.url]);
+    expect(deliveries.length).toBeGreaterThanOrEqual(5);
+    for (const stored of [job!.request, ...deliveries.map((d) => d.headers)]) {
+      expect(stored).toContain('"x-custom": "$sealed:v1:');
+      expect(stored).not.toContain('"yes"');
+    }
   });
 });
 

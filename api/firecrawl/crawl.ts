@@ -33,6 +33,7 @@ export interface FirecrawlJobInfo {
   version: FirecrawlVersion;
   /** The formats each page's document shows (the scrape mapper's). */
   wanted: unknown;
+  /** Given to the start only (it becomes the native `webhook`); never stored here. */
   webhook?: FirecrawlWebhook;
 }
 
@@ -95,7 +96,8 @@ export function firecrawlJobRouteTable(
   /** The native start handler on the parsed native job; the job's id. */
   async function start(native: TableRoute, parsed: ParsedJob, info: FirecrawlJobInfo, input: RouteInput<string, unknown, unknown>): Promise<string> {
     const request = parsed.request as CrawlJobRequest & { firecrawl?: FirecrawlJobInfo };
-    request.firecrawl = info;
+    // The webhook is not kept here: its headers are a receiver's credentials, kept sealed in the native `webhook` only.
+    request.firecrawl = { version: info.version, wanted: info.wanted };
     // The job's events go to the Firecrawl webhook in Firecrawl's shape (crawl-webhooks.ts); the
     // native webhook field carries the URL, so the native checks (the webhook target guard) apply.
     if (info.webhook) request.webhook = firecrawlJobWebhook(info.webhook, request.kind, info.wanted);
