@@ -9,7 +9,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { debitCredit, refundCredit } from '../accounts/credit';
-import { createExtractStore } from '../crawl/extract-store';
+import { createExtractStore, extractDebitKey } from '../crawl/extract-store';
 import type { Database } from '../platform/db';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -31,7 +31,6 @@ export interface ExtractActivityDeps {
   llm?: LlmSettings;
 }
 
-export const extractDebitKey = (extractId: string) => `debit:extract:${extractId}`;
 
 interface Usage {
   model: string;

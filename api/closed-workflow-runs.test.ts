@@ -4,7 +4,7 @@
  * when the test releases them, so each scrape is `running` with its debit taken when the test
  * terminates its workflow. The sweep then closes what the workflow left live: the run cancelled
  * and refunded, a monitor check settled `failed` (by its settle workflow), a flow run cancelled
- * with its nodes.
+ * with its nodes, a crawl job cancelled, an extract job cancelled.
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
@@ -14,6 +14,7 @@ import { call } from '../test/helpers/http';
 import { type Stack, startStack } from '../test/helpers/stack';
 import { waitFor } from '../test/helpers/wait';
 import { testDataConverter } from '../test/helpers/temporal-codec';
+import { type FakeLlm, startFakeLlm } from '../test/helpers/fake-llm';
 import { workflowIds } from '../workflows/definitions';
 
 jest.setTimeout(180_000);
@@ -23,11 +24,14 @@ let fixtures: FixtureServer;
 let owner: TestAccount;
 let connection: Connection;
 let temporal: Client;
+/** A model is configured so that extract jobs can start; the tests never reach it. */
+let llm: FakeLlm;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
   // A short grace: the rows these tests leave are seconds old when their workflow is terminated.
-  stack = await startStack({ env: { CLOSED_WORKFLOW_SWEEP_MS: '1000', CLOSED_WORKFLOW_GRACE_MS: '2000' } });
+  llm = await startFakeLlm();
+  stack = await startStack({ env: { CLOSED_WORKFLOW_SWEEP_MS: '1000', CLOSED_WORKFLOW_GRACE_MS: '2000', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fixture-model' } });
   owner = await createAccount(stack.baseUrl);
   connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   temporal = new Client({ connection, dataConverter: testDataConverter() });
@@ -37,6 +41,7 @@ afterAll(async () => {
   await connection?.close();
   await stack?.stop();
   await fixtures?.close();
+  await llm?.close();
 });
 
 beforeEach(async () => {
@@ -151,6 +156,48 @@ describe('rows whose workflow was terminated in Temporal', () => {
       { nodeId: 'page', status: 'cancelled' },
     ]);
     expect(await balanceOf(stack.databaseUrl, owner.userId)).toBe(1000);
+    fixtures.release(hold);
+  });
+
+  it('a crawl whose workflow was terminated: recorded cancelled, its page in flight refunded', async () => {
+    const hold = `closed-crawl-${randomUUID()}`;
+    const started = await api('POST', '/crawl', { url: `${fixtures.url}/hold?key=${hold}`, limit: 1, sitemap: 'skip', scrape: { options: { retry_count: 0 } } });
+    expect(started.status).toBe(202);
+    const crawlId = started.body.id as string;
+    const workflowId = `crawl-${crawlId}`;
+    const pageRunId = await waitFor('the crawl page scrape recorded', async () => (await sql<{ id: string }>(stack.databaseUrl, 'SELECT id FROM scrape_run WHERE "workflowId" = $1', [workflowId]))[0]?.id);
+    await runningAndDebited(pageRunId);
+    await temporal.workflow.getHandle(workflowId).terminate('ended by the test');
+
+    await cancelledAndRefunded(pageRunId);
+    const ended = await waitFor('the crawl closed', async () => {
+      const got = await api('GET', `/crawl/${crawlId}`);
+      return got.body.status !== 'running' && got.body.status !== 'queued' ? got.body : undefined;
+    });
+    expect(ended).toMatchObject({ status: 'cancelled' });
+    const [row] = await sql<{ error: { code: string; message: string } }>(stack.databaseUrl, 'SELECT error FROM crawl WHERE id = $1', [crawlId]);
+    expect(row!.error).toMatchObject({ code: 'CANCELLED' });
+    expect(row!.error.message).toContain('terminated in Temporal');
+    expect(await balanceOf(stack.databaseUrl, owner.userId)).toBe(1000);
+    fixtures.release(hold);
+  });
+
+  it('an extract job whose workflow was terminated while it waited for its pages: recorded cancelled, nothing charged for the model', async () => {
+    const hold = `closed-extract-${randomUUID()}`;
+    const started = await call(stack.baseUrl, 'POST', '/v2/extract', { authorization: `Bearer ${owner.apiKey}` }, { urls: [`${fixtures.url}/hold?key=${hold}`], prompt: 'the title' });
+    expect(started.status).toBe(200);
+    const extractId = started.body.id as string;
+    const job = await waitFor('the extract job recorded', async () => (await sql<{ workflowId: string; status: string }>(stack.databaseUrl, 'SELECT "workflowId", status FROM extract_job WHERE id = $1', [extractId]))[0]);
+    expect(job.status).toBe('processing');
+    await temporal.workflow.getHandle(job.workflowId).terminate('ended by the test');
+
+    const ended = await waitFor('the extract job closed', async () => {
+      const got = await call(stack.baseUrl, 'GET', `/v2/extract/${extractId}`, { authorization: `Bearer ${owner.apiKey}` });
+      return got.body.status !== 'processing' ? got.body : undefined;
+    });
+    expect(ended).toMatchObject({ status: 'cancelled' });
+    expect(llm.calls).toEqual([]);
+    // Its batch job runs on under its own workflow; the page is released so it ends.
     fixtures.release(hold);
   });
 });

@@ -19,7 +19,12 @@
  * starts or Signals its workflow; a batch sent to a lane that had just ended is moved to another
  * lane in the same moment); a running workflow is never touched, however long it runs. Every API
  * replica runs this; every transition is guarded, so two replicas closing one row write it once.
- * Not covered: crawls and extract jobs (their rows have statuses of their own; docs/operations.md).
+ * - a crawl or batch job: its pages' live runs closed by the first loop (they run under the job's
+ *   workflow id), the job recorded `cancelled` (terminated or cancelled) or `failed`. A resumed job
+ *   runs a new execution under the same id, and the previous one is closed until it starts, so a
+ *   job counts only an execution closed for longer than `graceMs`;
+ * - an extract job: its model step's debit refunded (none taken: nothing to give back), the job
+ *   recorded `cancelled` or `failed`.
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
@@ -28,13 +33,16 @@ import type { Logger } from '../platform/logger';
 import { periodicSweep } from '../platform/periodic-sweep';
 import type { RunFailure, ScrapeRunStore } from '../scrape/runs';
 import { createFlowStore } from '../flows/store';
+import { createCrawlStore } from '../crawl/store';
+import { createExtractStore, extractDebitKey } from '../crawl/extract-store';
+import { refundCredit } from '../accounts/credit';
 import { createMonitorStore } from '../monitors/store';
 import { monitorCheckSettleWorkflow } from '../workflows/monitor.workflow';
 import { type taskQueues, workflowIds } from '../workflows/definitions';
 import type { TemporalStarter } from './scrape-dispatch';
 
 export interface ClosedWorkflowSweep {
-  /** One pass; returns how many rows it closed (runs, checks and flow runs). */
+  /** One pass; returns how many rows it closed (runs, checks, flow runs, crawl and extract jobs). */
   sweep(): Promise<number>;
   close(): void;
 }
@@ -64,6 +72,8 @@ export function createClosedWorkflowSweep(deps: {
   const intervalMs = deps.intervalMs ?? 60_000;
   const checks = createMonitorStore(deps.db);
   const flows = createFlowStore(deps.db);
+  const crawls = createCrawlStore(deps.db);
+  const extracts = createExtractStore(deps.db);
 
   async function sweepOnce(): Promise<number> {
     const client = await deps.temporal.get();
@@ -106,6 +116,23 @@ export function createClosedWorkflowSweep(deps: {
       closed++;
     }
 
+    // Read once per pass: an execution closed before it counts for a crawl job (see above).
+    const closedBefore = Date.now() - graceMs;
+    for (const job of await crawls.liveSince(graceMs, BATCH)) {
+      const ending = await describeEnding(client, job.workflowId, closedBefore);
+      if (ending === 'running') continue;
+      for (const runId of await deps.runs.liveOfWorkflow(job.workflowId)) await closeRun(deps.runs, runId, ending);
+      if (await crawls.finish(job.id, isCancel(ending) ? 'cancelled' : 'failed', failureOf(ending))) closed++;
+    }
+
+    for (const job of await extracts.processingSince(graceMs, BATCH)) {
+      const ending = await endingOf(job.workflowId);
+      if (ending === 'running') continue;
+      await refundCredit(deps.db, { debitKey: extractDebitKey(job.id) });
+      const ended = isCancel(ending) ? await extracts.cancel(job.id) : await extracts.fail(job.id, { ...failureOf(ending), refunded: true });
+      if (ended) closed++;
+    }
+
     if (closed > 0) deps.logger.warn({ closed }, 'rows whose workflow had closed without finishing them were closed');
     return closed;
   }
@@ -113,10 +140,13 @@ export function createClosedWorkflowSweep(deps: {
   return periodicSweep(sweepOnce, { intervalMs, logger: deps.logger, failure: 'closing rows of closed workflows failed' });
 }
 
-async function describeEnding(client: Client, workflowId: string): Promise<Ending> {
+/** `closedBefore` (epoch ms): an execution closed later than that still counts as running. */
+async function describeEnding(client: Client, workflowId: string, closedBefore?: number): Promise<Ending> {
   try {
-    const status = (await client.workflow.getHandle(workflowId).describe()).status.name;
-    return isClosed(status) ? status : 'running';
+    const described = await client.workflow.getHandle(workflowId).describe();
+    const status = described.status.name;
+    if (!isClosed(status)) return 'running';
+    return closedBefore !== undefined && (described.closeTime?.getTime() ?? 0) > closedBefore ? 'running' : status;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return 'gone';
     throw error;

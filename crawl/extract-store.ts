@@ -6,6 +6,9 @@
 import type { Database } from '../platform/db';
 import type { ErrorCode } from '../platform/errors';
 
+
+/** The ledger key of an extract job's one debit (the model's step): retried, it never charges twice. */
+export const extractDebitKey = (extractId: string) => `debit:extract:${extractId}`;
 export type ExtractStatus = 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface ExtractRow {
@@ -107,6 +110,15 @@ export function createExtractStore(db: Database) {
         usage === undefined ? null : json(usage),
       );
       return changed > 0;
+    },
+
+    /** Jobs processing since longer than `graceMs` (for the closed-workflow sweep, api/closed-workflow-runs.ts), oldest first. */
+    async processingSince(graceMs: number, limit: number): Promise<Array<{ id: string; workflowId: string }>> {
+      return db.$queryRawUnsafe<Array<{ id: string; workflowId: string }>>(
+        `SELECT id, "workflowId" FROM extract_job WHERE status = 'processing' AND "createdAt" < now() - $1 * interval '1 millisecond' ORDER BY "createdAt" LIMIT $2`,
+        graceMs,
+        limit,
+      );
     },
 
     async cancel(id: string): Promise<boolean> {

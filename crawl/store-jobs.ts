@@ -54,6 +54,15 @@ export function crawlJobStatements(q: CrawlQuery) {
       return rows.length > 0;
     },
 
+    /** Jobs queued or running since longer than `graceMs` (for the closed-workflow sweep, api/closed-workflow-runs.ts), oldest first. */
+    async liveSince(graceMs: number, limit: number): Promise<Array<{ id: string; workflowId: string }>> {
+      return q<{ id: string; workflowId: string }>(
+        `SELECT id, "workflowId" FROM crawl WHERE status IN ('queued', 'running') AND "createdAt" < now() - $1 * interval '1 millisecond' ORDER BY "createdAt" LIMIT $2`,
+        graceMs,
+        limit,
+      );
+    },
+
     /** credit_exhausted → queued for a new execution (POST /crawl/:id/resume); false when not exhausted (or another resume won). */
     async reopen(id: string): Promise<CrawlRow | null> {
       const [row] = await q<CrawlRow>(

@@ -133,6 +133,12 @@ export function createScrapeRunStore(sql: RunSql) {
       return rows.map((row) => row.id);
     },
 
+    /** The live runs under one workflow id (a crawl job's pages). */
+    async liveOfWorkflow(workflowId: string): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(`SELECT id FROM scrape_run WHERE "workflowId" = $1 AND status IN ${LIVE}`, [workflowId]);
+      return rows.map((row) => row.id);
+    },
+
     ...runAttemptStatements(sql),
     // The results cache's writes (a hit recorded as a `cached` run): results-cache.ts.
     ...createResultsCache(sql),
