@@ -12,7 +12,7 @@
  * CPU-profiled in both (`<role>-<pid>-1.cpuprofile`) and the SQL statements each sent are counted
  * (`<role>-<pid>-1.json`). Everything on 127.0.0.1; every loop bounded.
  * GOGC/GOMEMLIMIT reach the Temporal dev server (it inherits this process's environment);
- * LONE_STACK_ENV (JSON) adds settings to the API's and worker's.
+ * LONE_STACK_ENV (JSON) adds settings to the API's and worker's; LONE_WARMUP the lone scrapes of the warm-up.
  * Threads of the API and worker: CPU per scrape of the main thread (`main`) apart from the other
  * threads (`node`: V8's compiler and GC helpers, the SDK's workflow thread; `tokio-runtime-w`: the
  * SDK's Rust core), each split into user and system time (`:user`, `:sys`), with its context
@@ -138,7 +138,9 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`API answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     };
-    await drive(40, 1, scrape); // warm-up: the lane, the JIT, the pools
+    // warm-up: the lane, the JIT, the pools. LONE_WARMUP (default 40) lone scrapes: TurboFan still
+    // optimises functions for the first time several hundred scrapes in (docs/benchmarks.md, round 4)
+    await drive(Number(process.env.LONE_WARMUP ?? '40'), 1, scrape);
     await drive(64, 32, scrape);
 
     // 1. idle
