@@ -12,9 +12,18 @@
  * CPU-profiled in both (`<role>-<pid>-1.cpuprofile`) and the SQL statements each sent are counted
  * (`<role>-<pid>-1.json`). Everything on 127.0.0.1; every loop bounded.
  * GOGC/GOMEMLIMIT reach the Temporal dev server (it inherits this process's environment);
- * LONE_STACK_ENV (JSON) adds settings to the API's and worker's.
+ * LONE_STACK_ENV (JSON) adds settings to the API's and worker's; LONE_WARMUP the lone scrapes of the warm-up.
+ * Threads of the API and worker: CPU per scrape of the main thread (`main`) apart from the other
+ * threads (`node`: V8's compiler and GC helpers, the SDK's workflow thread; `tokio-runtime-w`: the
+ * SDK's Rust core), each split into user and system time (`:user`, `:sys`), with its context
+ * switches per scrape (`:wakeups`). LONE_TRACE=perf samples the API's threads over the c=1 phase
+ * (`perf record -g`; add LONE_STACK_ENV='{"NODE_OPTIONS":"--perf-basic-prof-only-functions"}' for
+ * JS names), LONE_TRACE=strace counts its system calls (`strace -c -f`: slows it, so that phase's
+ * latency and CPU are not comparable); with LONE_TRACE_IDLE=1, perf samples the worker over the
+ * idle phase instead.
  *   node --import tsx bench/lone-scrape.ts
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,8 +67,15 @@ function threadCpu(pid: number): Map<string, number> {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      // the main thread apart from the others of its name (V8's platform workers and libuv's pool are `node` too)
+      const name = Number(tid) === pid ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+      // user and system time apart, and the thread's context switches (its wake-ups): `name:user`, `name:sys`, `name:wakeups`
+      byName.set(`${name}:user`, (byName.get(`${name}:user`) ?? 0) + Number(fields[11]) / 100);
+      byName.set(`${name}:sys`, (byName.get(`${name}:sys`) ?? 0) + Number(fields[12]) / 100);
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+      const switches = Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      byName.set(`${name}:wakeups`, (byName.get(`${name}:wakeups`) ?? 0) + switches / 1000);
     } catch {
       continue;
     }
@@ -122,14 +138,25 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`API answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     };
-    await drive(40, 1, scrape); // warm-up: the lane, the JIT, the pools
+    // warm-up: the lane, the JIT, the pools. LONE_WARMUP (default 40) lone scrapes: TurboFan still
+    // optimises functions for the first time several hundred scrapes in (docs/benchmarks.md, round 4)
+    await drive(Number(process.env.LONE_WARMUP ?? '40'), 1, scrape);
     await drive(64, 32, scrape);
 
     // 1. idle
     await new Promise((r) => setTimeout(r, 5000)); // let the warm-up's lanes and sweeps settle
     const idleCpu0 = cpuByRole();
     const idleRpc0 = await temporalRequests(metricsUrl);
+    // LONE_TRACE_IDLE=1 (with LONE_TRACE=perf): sample the worker process's threads over the idle phase instead
+    const workerPid = servicePids().find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workers/main'));
+    const idleTraceFile = path.join(os.tmpdir(), `lone-perf-idle-${workerPid}.data`);
+    const idleTracer = process.env.LONE_TRACE === 'perf' && process.env.LONE_TRACE_IDLE && workerPid ? spawn('perf', ['record', '-F', '499', '-g', '-p', String(workerPid), '-o', idleTraceFile], { stdio: 'ignore' }) : undefined;
     await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    if (idleTracer) {
+      idleTracer.kill('SIGINT');
+      await new Promise((r) => idleTracer.once('exit', r));
+      console.log(`  perf of the worker over the idle phase: ${idleTraceFile}`);
+    }
     const idleCpu1 = cpuByRole();
     const idleRpc1 = await temporalRequests(metricsUrl);
     const idleLine = ROLES_SHOWN.map((r) => `${r} ${(((idleCpu1.get(r)! - idleCpu0.get(r)!) * 1000) / idleSeconds).toFixed(1)}`).join(', ');
@@ -147,7 +174,19 @@ async function main(): Promise<void> {
       const pids = servicePids();
       const threads0 = pids.map(threadCpu);
       const [cpu0, rpc0, tx0] = [cpuByRole(), await temporalRequests(metricsUrl), await committed()];
+      // LONE_TRACE=strace: count the API's system calls over the c=1 phase (strace slows every call:
+      // the phase's latency and CPU are not comparable then); LONE_TRACE=perf: sample its threads' stacks.
+      const apiPid = pids.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('api/server'));
+      const traceFile = path.join(os.tmpdir(), `lone-${process.env.LONE_TRACE}-${apiPid}.${process.env.LONE_TRACE === 'perf' ? 'data' : 'txt'}`);
+      const traceArgs = process.env.LONE_TRACE === 'perf' ? ['record', '-F', '499', '-g', '-p', String(apiPid), '-o', traceFile] : ['-c', '-f', '-p', String(apiPid), '-o', traceFile];
+      const tracer = process.env.LONE_TRACE && !process.env.LONE_TRACE_IDLE && concurrency === 1 && apiPid ? spawn(process.env.LONE_TRACE, traceArgs, { stdio: 'ignore' }) : undefined;
+      if (tracer) await new Promise((r) => setTimeout(r, 1000));
       const { latencies, seconds } = await drive(total, concurrency, scrape);
+      if (tracer) {
+        tracer.kill('SIGINT');
+        await new Promise((r) => tracer.once('exit', r));
+        console.log(`  ${process.env.LONE_TRACE} of the API over the phase: ${traceFile} (${total} scrapes)`);
+      }
       const [cpu1, rpc1, tx1] = [cpuByRole(), await temporalRequests(metricsUrl), await committed()];
       const threads1 = pids.map(threadCpu);
       if (profiling) for (const pid of servicePids()) process.kill(pid, 'SIGWINCH');
