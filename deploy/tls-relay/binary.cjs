@@ -54,6 +54,10 @@ function ensureBinary(dataDir, log = () => undefined) {
     env: { ...process.env, GOFLAGS: '-mod=mod -buildvcs=false' },
   });
   fs.renameSync(partial, target);
+  // Binaries of older sources go (a running one keeps its file open until it exits).
+  for (const f of fs.readdirSync(path.dirname(target))) {
+    if (/^tls-relay-[0-9a-f]{12}$/.test(f) && f !== path.basename(target)) fs.rmSync(path.join(path.dirname(target), f), { force: true });
+  }
   return target;
 }
 

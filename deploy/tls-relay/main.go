@@ -33,6 +33,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -212,7 +213,10 @@ func (r *relay) serve(c net.Conn) {
 	defer upstream.Close()
 	site, err := r.handshake(upstream, host, who.insecure)
 	if err != nil {
-		writeStatus(c, 502, "Bad Gateway", map[string]string{"X-Scrape-Guard": "SCRAPE_FAILED", "X-Scrape-Error": headerSafe(err.Error())})
+		// The caller's TLS stack reports an alert by name (e.g. TLSV1_ALERT_UNKNOWN_CA), where a
+		// refused CONNECT would only say "tunnel error": so the tunnel opens and the alert follows.
+		writeStatus(c, 200, "Connection established", nil)
+		refuseHandshake(br, c, alertFor(err))
 		return
 	}
 	defer site.Close()
@@ -337,3 +341,43 @@ func writeStatus(c net.Conn, code int, reason string, headers map[string]string)
 }
 
 func writeRaw(c net.Conn, b []byte) { _, _ = c.Write(b) }
+
+// TLS alert descriptions (RFC 8446 section 6).
+const (
+	alertHandshakeFailure   = 40
+	alertBadCertificate     = 42
+	alertCertificateExpired = 45
+	alertUnknownCA          = 48
+)
+
+// alertFor names the site handshake's failure for the caller: an untrusted, expired or
+// misnamed certificate, or any other handshake failure.
+func alertFor(err error) byte {
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var hostname x509.HostnameError
+	switch {
+	case errors.As(err, &unknown):
+		return alertUnknownCA
+	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
+		return alertCertificateExpired
+	case errors.As(err, &invalid), errors.As(err, &hostname):
+		return alertBadCertificate
+	default:
+		var verify *utls.CertificateVerificationError
+		if errors.As(err, &verify) {
+			return alertBadCertificate
+		}
+		return alertHandshakeFailure
+	}
+}
+
+// refuseHandshake reads the caller's ClientHello record (so closing does not reset the connection
+// before the caller reads the alert) and answers it with a fatal alert.
+func refuseHandshake(br *bufio.Reader, c net.Conn, description byte) {
+	header := make([]byte, 5)
+	if _, err := io.ReadFull(br, header); err == nil {
+		_, _ = io.CopyN(io.Discard, br, int64(header[3])<<8|int64(header[4]))
+	}
+	_, _ = c.Write([]byte{0x15, 0x03, 0x03, 0x00, 0x02, 0x02, description})
+}
