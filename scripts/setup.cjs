@@ -133,7 +133,7 @@ function ensureTestTools() {
 function ensureTlsRelay() {
   const dataDir = path.resolve(root, process.env.DATA_DIR || '.data');
   try {
-    if (!require('../deploy/tls-relay/binary.cjs').ensureBinary(dataDir, log)) log('no Go toolchain: http mode sends wreq-js\'s own ClientHello (no TLS relay).');
+    if (!require('./tls-relay.cjs').ensureBinary(dataDir, log)) log('no Go toolchain: http mode sends wreq-js\'s own ClientHello (no TLS relay).');
   } catch (error) {
     log(`the TLS relay did not build (${error instanceof Error ? error.message : String(error)}); http mode sends wreq-js's own ClientHello.`);
   }

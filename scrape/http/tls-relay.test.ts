@@ -45,7 +45,8 @@ const credentialsOf = (proxyUrl: string) => {
 };
 
 it('names the binary as scripts/setup.cjs builds it', () => {
-  const built = (require('../../deploy/tls-relay/binary.cjs') as { binaryPath: (dataDir: string) => string }).binaryPath(parseConfig(process.env).dataDir);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const built = (require('../../scripts/tls-relay.cjs') as { binaryPath: (dataDir: string) => string }).binaryPath(parseConfig(process.env).dataDir);
   expect(tlsRelayBinaryPath(parseConfig(process.env).dataDir)).toBe(built);
   expect(fs.existsSync(built)).toBe(true);
 });

@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 
 const MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'tls-relay');
 
-/** `<DATA_DIR>/bin/tls-relay-<hash of its Go sources>`: the path deploy/tls-relay/binary.cjs builds (scripts/setup.cjs). */
+/** `<DATA_DIR>/bin/tls-relay-<hash of its Go sources>`: the path scripts/tls-relay.cjs builds (scripts/setup.cjs). */
 export function tlsRelayBinaryPath(dataDir: string): string {
   const files = fs
     .readdirSync(MODULE_DIR)

@@ -1,7 +1,7 @@
 /*
  * Where the TLS relay's binary lives and how it is built (docs/scraping.md "How we look to a site"):
  * `<DATA_DIR>/bin/tls-relay-<hash of its Go sources>`, so a change of the sources builds a new one.
- * Plain Node (scripts/setup.cjs builds it before dependencies exist); scrape/http/tls-relay.ts
+ * Plain Node (setup.cjs builds it before dependencies exist); scrape/http/tls-relay.ts
  * computes the same path (tls-relay.test.ts checks both agree).
  */
 'use strict';
@@ -10,7 +10,7 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const MODULE_DIR = __dirname;
+const MODULE_DIR = path.resolve(__dirname, '..', 'deploy', 'tls-relay');
 
 /** The files whose content names the binary: go.mod, go.sum and the Go sources (tests excluded), sorted. */
 function sourceFiles() {
