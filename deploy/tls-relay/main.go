@@ -226,7 +226,8 @@ func (r *relay) serve(c net.Conn) {
 	if alpn != "" {
 		protos = []string{alpn}
 	}
-	local := tls.Server(&bufferedConn{Conn: c, r: br}, &tls.Config{Certificates: []tls.Certificate{r.local}, NextProtos: protos})
+	// Full-size records on loopback: fewer records to decrypt and re-encrypt per response.
+	local := tls.Server(&bufferedConn{Conn: c, r: br}, &tls.Config{Certificates: []tls.Certificate{r.local}, NextProtos: protos, DynamicRecordSizingDisabled: true})
 	if err := local.Handshake(); err != nil {
 		return
 	}

@@ -3,6 +3,7 @@
  * proxy's refusals passed on as they are, and no process left after close(). Its ClientHello is
  * compared with Chromium's in api/routes/scrape-tls.test.ts and scrape/http/impersonate-engine.test.ts.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { parseConfig } from '../../platform/config';
@@ -73,4 +74,20 @@ it('stops its process on close()', async () => {
   await own.close();
   const gone = () => !fs.existsSync(`/proc/${own.pid}`) || fs.readFileSync(`/proc/${own.pid}/stat`, 'utf8').split(' ')[2] === 'Z';
   expect(gone()).toBe(true);
+});
+
+it('exits when the process that started it dies (its stdin closes): no orphan', async () => {
+  // A plain Node owner that starts the relay as tls-relay.ts does, prints the relay's pid, and is then killed.
+  const config = JSON.stringify({ egress: new URL(egress.url).host, egressSecret: egress.secret, relaySecret: 'x', caFile: '', connectTimeoutMs: 5_000 });
+  const script = `const c = require('node:child_process').spawn(${JSON.stringify(binary)}, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+c.stdin.write(${JSON.stringify(`${config}\n`)});
+c.stdout.once('data', () => console.log(c.pid));`;
+  const owner = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const relayPid = await new Promise<number>((resolve) => owner.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  expect(fs.existsSync(`/proc/${relayPid}`)).toBe(true);
+  owner.kill('SIGKILL');
+  const alive = () => fs.existsSync(`/proc/${relayPid}`) && fs.readFileSync(`/proc/${relayPid}/stat`, 'utf8').split(' ')[2] !== 'Z';
+  const deadline = Date.now() + 20_000;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(alive()).toBe(false);
 });

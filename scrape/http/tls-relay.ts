@@ -29,6 +29,13 @@ export function tlsRelayBinaryPath(dataDir: string): string {
   return path.join(dataDir, 'bin', `tls-relay-${hash.digest('hex').slice(0, 12)}`);
 }
 
+/**
+ * The Go runtime's settings for the relay: one thread running Go code (the relay copies bytes
+ * between sockets; a second one only spins looking for work, docs/benchmarks.md "http mode: the
+ * TLS relay").
+ */
+const RELAY_RUNTIME = { GOMAXPROCS: '1' };
+
 export interface TlsRelayOptions {
   binary: string;
   /** The egress proxy's URL (http://127.0.0.1:port) and the password of its credentials. */
@@ -48,7 +55,7 @@ export interface TlsRelay {
 
 export async function startTlsRelay(options: TlsRelayOptions): Promise<TlsRelay> {
   const secret = randomBytes(18).toString('base64url');
-  const child: ChildProcess = spawn(options.binary, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(options.binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...RELAY_RUNTIME } });
   const egress = new URL(options.egressUrl);
   child.stdin!.write(
     `${JSON.stringify({ egress: egress.host, egressSecret: options.egressSecret, relaySecret: secret, caFile: options.caFile ?? '', connectTimeoutMs: options.connectTimeoutMs })}\n`,
