@@ -15,6 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { processEnvironment } from '../../platform/config';
 
 const MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'tls-relay');
 
@@ -55,7 +56,7 @@ export interface TlsRelay {
 
 export async function startTlsRelay(options: TlsRelayOptions): Promise<TlsRelay> {
   const secret = randomBytes(18).toString('base64url');
-  const child: ChildProcess = spawn(options.binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...RELAY_RUNTIME } });
+  const child: ChildProcess = spawn(options.binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...processEnvironment(), ...RELAY_RUNTIME } });
   const egress = new URL(options.egressUrl);
   child.stdin!.write(
     `${JSON.stringify({ egress: egress.host, egressSecret: options.egressSecret, relaySecret: secret, caFile: options.caFile ?? '', connectTimeoutMs: options.connectTimeoutMs })}\n`,
