@@ -120,3 +120,35 @@ it('without the relay binary, sends wreq-js\'s own ClientHello and still verifie
     await direct.close();
   }
 });
+
+/** The TLS relay processes this test process started (one per engine). */
+function relayPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return comm.startsWith('tls-relay') && Number(ppid) === process.pid && state !== 'Z' ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+it('starts another relay when its process dies, and keeps sending Chromium\'s ClientHello', async () => {
+  await engine.scrape({ url: `${fingerprint.url}/before-kill`, skip_tls_verification: true });
+  const before = relayPids();
+  expect(before.length).toBeGreaterThan(0);
+  for (const pid of before) process.kill(pid, 'SIGKILL');
+  const deadline = Date.now() + 20_000;
+  // Reaped (not only dead): the engine has seen its relay exit.
+  while (before.some((pid) => fs.existsSync(`/proc/${pid}`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const result = await engine.scrape({ url: `${fingerprint.url}/after-kill`, skip_tls_verification: true });
+  expect(result.status).toBe(200);
+  const record = fingerprint.records.find((r) => r.path === '/after-kill')!;
+  expect(record.tls.signatureAlgorithms.slice(1, 4)).toEqual(['0904', '0905', '0906']);
+  expect(relayPids().filter((pid) => !before.includes(pid)).length).toBeGreaterThan(0);
+});

@@ -169,12 +169,19 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
   const egress: EgressProxy = await startEgressProxy({ allowPrivateTargets: options.allowPrivateTargets, connectTimeoutMs: options.connectTimeoutMs, upstream: true });
   egress.assign('direct', null);
   // Without the relay (no binary, or it cannot start), wreq-js's own ClientHello: the rest is unchanged.
-  const relay = options.tlsRelayBinary
-    ? await startTlsRelay({ binary: options.tlsRelayBinary, egressUrl: egress.url, egressSecret: egress.secret, caFile: tlsTrustEnvironment.sslCertFile(), connectTimeoutMs: options.connectTimeoutMs }).catch(
-        () => undefined,
-      )
-    : undefined;
+  const startRelay = (binary: string) =>
+    startTlsRelay({ binary, egressUrl: egress.url, egressSecret: egress.secret, caFile: tlsTrustEnvironment.sslCertFile(), connectTimeoutMs: options.connectTimeoutMs }).catch(() => undefined);
+  let relay = options.tlsRelayBinary ? await startRelay(options.tlsRelayBinary) : undefined;
   const transports = new Map<string, Promise<Transport>>();
+  /** A relay whose process died (killed, crashed) is replaced, and the transports that pointed at it go. */
+  let restarting: Promise<void> | undefined;
+  const restartRelay = (): Promise<void> =>
+    (restarting ??= (async () => {
+      const stale = [...transports.values()];
+      transports.clear();
+      await Promise.allSettled(stale.map(async (t) => (await t).close()));
+      relay = await startRelay(options.tlsRelayBinary!);
+    })().finally(() => (restarting = undefined)));
   const transportFor = (proxy: ProxyEndpoint | undefined, insecure: boolean): Promise<Transport> => {
     // A token may not hold ':' (it is the user name of Basic credentials), which proxy ids (host:port) do.
     const token = proxy ? `proxy-${Buffer.from(proxy.id).toString('base64url')}` : 'direct';
@@ -206,8 +213,11 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
   return {
     identity: options.identity,
     profile,
-    relayPid: relay?.pid,
+    get relayPid() {
+      return relay?.pid;
+    },
     async send(req) {
+      if (relay && !relay.alive()) await restartRelay();
       const transport = await transportFor(req.proxy, req.skipTlsVerification);
       const res = await wreq.fetch(req.url.href, {
         method: req.method,

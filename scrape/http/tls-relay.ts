@@ -51,6 +51,8 @@ export interface TlsRelay {
   /** The proxy URL wreq-js is given for an egress token: credentials `verify.<token>` or `insecure.<token>` : secret. */
   proxyUrl(egressToken: string, skipTlsVerification: boolean): string;
   pid: number;
+  /** False once its process has exited (killed, crashed): the client then starts another. */
+  alive(): boolean;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startTlsRelay(options: TlsRelayOptions): Promise<TlsRelay>
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     pid: child.pid!,
+    alive: () => child.exitCode === null && child.signalCode === null,
     proxyUrl(egressToken, skipTlsVerification) {
       const url = new URL(`http://127.0.0.1:${port}`);
       url.username = encodeURIComponent(`${skipTlsVerification ? 'insecure' : 'verify'}.${egressToken}`);
