@@ -19,7 +19,7 @@ module.exports = tseslint.config(
   },
   {
     // Where reading the environment is the point: the config module, the bootstrap, tests, the clients' tooling and examples.
-    files: ['platform/config.ts', 'scripts/setup.cjs', 'scripts/python-tools.cjs', 'scripts/generate-clients.ts', 'clients/**', 'test/**', '**/*.test.ts', 'scripts/runtime/temporal-server.ts', 'bench/**'],
+    files: ['platform/config.ts', 'scripts/setup.cjs', 'scripts/python-tools.cjs', 'scripts/tls-relay.cjs', 'scripts/generate-clients.ts', 'clients/**', 'test/**', '**/*.test.ts', 'scripts/runtime/temporal-server.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

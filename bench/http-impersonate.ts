@@ -1,8 +1,9 @@
 /**
  * http mode: the Chrome-impersonating path (wreq-js through the egress proxy) against Node's
  * undici path, in the same run, interleaved round by round (docs/benchmarks.md). Two
- * impersonating arms: `impersonate` (as shipped: the profile's TLS, Chrome's HTTP/2 section) and
- * `profile-h2` (wreq-js's profile's own HTTP/2 section, as before 2026-11-28).
+ * impersonating arms: `relay` (as shipped: wreq-js through the TLS relay, deploy/tls-relay, which
+ * sends Chromium's ClientHello) and `impersonate` (wreq-js's own ClientHello, without the relay).
+ * The relay's CPU (its own process, read from /proc) is added to the engine's.
  *
  *   node --import tsx bench/http-impersonate.ts [--seconds 4] [--rounds 3] [--paragraphs 500]
  *
@@ -12,8 +13,26 @@
  * engine's alone. Bounded loops on 127.0.0.1 only.
  */
 import { fork } from 'node:child_process';
-import { defaultChromiumPath } from '../platform/config';
+import fs from 'node:fs';
+import { defaultChromiumPath, parseConfig } from '../platform/config';
 import { createHttpEngine, type HttpEngine } from '../scrape/http/engine';
+import { tlsRelayBinaryPath } from '../scrape/http/tls-relay';
+
+/** CPU ms of this process's TLS relay children (/proc stat utime + stime, clock ticks of 10 ms). */
+function relayCpuMs(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (comm.startsWith('tls-relay') && Number(fields[1]) === process.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10;
+}
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -46,10 +65,19 @@ if (process.env.BENCH_CHILD === 'server') {
   void main();
 }
 
-async function run(engine: HttpEngine, url: string, concurrency: number): Promise<{ rps: number; cpuMsPerScrape: number; p50: number }> {
+interface Run {
+  rps: number;
+  /** This process's CPU plus the relay process's, per scrape. */
+  cpuMsPerScrape: number;
+  relayMsPerScrape: number;
+  p50: number;
+}
+
+async function run(engine: HttpEngine, url: string, concurrency: number): Promise<Run> {
   const deadline = performance.now() + SECONDS * 1000;
   const latencies: number[] = [];
   const cpu0 = process.cpuUsage();
+  const relay0 = relayCpuMs();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -62,22 +90,24 @@ async function run(engine: HttpEngine, url: string, concurrency: number): Promis
   );
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const relayMs = relayCpuMs() - relay0;
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, cpuMsPerScrape: (cpu.user + cpu.system) / 1000 / latencies.length, p50: latencies[Math.floor(latencies.length / 2)]! };
+  return { rps: latencies.length / elapsed, cpuMsPerScrape: ((cpu.user + cpu.system) / 1000 + relayMs) / latencies.length, relayMsPerScrape: relayMs / latencies.length, p50: latencies[Math.floor(latencies.length / 2)]! };
 }
 
 async function main() {
   const child = fork(process.argv[1]!, [], { env: { ...process.env, BENCH_CHILD: 'server', BENCH_PARAGRAPHS: String(PARAGRAPHS) }, execArgv: ['--import', 'tsx'] });
   const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
   const url = `https://127.0.0.1:${port}/page`;
+  const chromiumPath = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
   const engines = {
     undici: createHttpEngine({ allowPrivateTargets: true }),
-    impersonate: createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath: process.env.CHROMIUM_PATH ?? defaultChromiumPath() } }),
-    'profile-h2': createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath: process.env.CHROMIUM_PATH ?? defaultChromiumPath(), http2: 'profile' } }),
+    impersonate: createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath } }),
+    relay: createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath, tlsRelayBinary: tlsRelayBinaryPath(parseConfig(process.env).dataDir) } }),
   };
-  const ARMS = ['undici', 'impersonate', 'profile-h2'] as const;
+  const ARMS = ['undici', 'impersonate', 'relay'] as const;
   for (const e of Object.values(engines)) for (let i = 0; i < 20; i++) await e.scrape({ url, skip_tls_verification: true }); // warm-up
-  const results: Record<string, Record<number, Array<{ rps: number; cpuMsPerScrape: number; p50: number }>>> = { undici: {}, impersonate: {}, 'profile-h2': {} };
+  const results: Record<string, Record<number, Run[]>> = { undici: {}, impersonate: {}, relay: {} };
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of CONCURRENCY) {
       // Rotate which path goes first in each round.
@@ -87,20 +117,20 @@ async function main() {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log('| c | path | req/s | CPU ms per scrape | p50 ms |');
+  console.log('| c | path | req/s | CPU ms per scrape (relay\'s part) | p50 ms |');
   console.log('|---|---|---|---|---|');
   for (const c of CONCURRENCY) {
     for (const name of ARMS) {
       const rs = results[name]![c]!;
-      console.log(`| ${c} | ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.cpuMsPerScrape)).toFixed(2)} | ${median(rs.map((r) => r.p50)).toFixed(1)} |`);
+      console.log(`| ${c} | ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.cpuMsPerScrape)).toFixed(2)} (${median(rs.map((r) => r.relayMsPerScrape)).toFixed(2)}) | ${median(rs.map((r) => r.p50)).toFixed(1)} |`);
     }
     const ratio = (a: string, b: string, label: string) => {
       const x = results[a]![c]!;
       const y = results[b]![c]!;
       console.log(`| ${c} | ${label} | ${(median(x.map((r) => r.rps)) / median(y.map((r) => r.rps))).toFixed(2)}x | ${(median(x.map((r) => r.cpuMsPerScrape)) / median(y.map((r) => r.cpuMsPerScrape))).toFixed(2)}x | |`);
     };
-    ratio('impersonate', 'undici', 'impersonate / undici');
-    ratio('impersonate', 'profile-h2', 'impersonate / profile-h2');
+    ratio('relay', 'undici', 'relay / undici');
+    ratio('relay', 'impersonate', 'relay / impersonate');
   }
   await Promise.all(Object.values(engines).map((e) => e.close()));
   child.kill();

@@ -3,6 +3,7 @@
  * A worker builds the engines it serves (`enginesFor`) and registers one activity per engine under
  * the name the table gives (`pageActivities`); the workflows call those names.
  */
+import fs from 'node:fs';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { SCRAPE_ENGINES, SCRAPE_MODES, type ScrapeMode } from './engines';
@@ -10,6 +11,7 @@ import type { ScrapeCallOptions, ScrapeResult } from './types';
 import { createBrowserPool } from './browser';
 import { defaultDriver } from './browser/chromium';
 import { createHttpEngine } from './http/engine';
+import { tlsRelayBinaryPath } from './http/tls-relay';
 import { createDocumentOutputThreads } from './formats/threads';
 import type { EngineRequest } from './request';
 
@@ -29,12 +31,19 @@ export function defaultSpareContexts(chromiumPath: string): number | undefined {
   return defaultDriver(chromiumPath) === 'playwright' ? undefined : 0;
 }
 
+/** The TLS relay scripts/setup.cjs built (none without Go: wreq-js's own ClientHello then). */
+function tlsRelayBinary(config: Config): string | undefined {
+  if (!config.HTTP_TLS_RELAY) return undefined;
+  const binary = tlsRelayBinaryPath(config.dataDir);
+  return fs.existsSync(binary) ? binary : undefined;
+}
+
 export const ENGINE_IMPLEMENTATIONS = {
   http: (config: Config) =>
     createHttpEngine({
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
       formatThreads: createDocumentOutputThreads({ threads: config.FORMAT_THREADS }),
-      ...(config.HTTP_IMPERSONATE ? { impersonate: { chromiumPath: config.CHROMIUM_PATH } } : {}),
+      ...(config.HTTP_IMPERSONATE ? { impersonate: { chromiumPath: config.CHROMIUM_PATH, tlsRelayBinary: tlsRelayBinary(config) } } : {}),
     }),
   // One Chromium per worker, launched on first use.
   browser: (config: Config, logger: Logger) =>

@@ -12,6 +12,8 @@
  *   4. the web console (scripts/build-dashboard.cjs) into dist/dashboard/ when its sources changed
  * With --for-tests also the Python tools venv (scripts/python-tools.cjs: the Python client's
  * generator and schemathesis, pinned in scripts/python-requirements.txt) in <DATA_DIR>/py.
+ *   5. http mode's TLS relay (deploy/tls-relay, Go and utls) into <DATA_DIR>/bin when Go is there and
+ *      its sources changed (without it http mode sends wreq-js's own ClientHello, docs/scraping.md)
  * The Temporal CLI is built later, by the code that needs it (scripts/runtime/temporal-server.ts).
  * This bootstrap reads a few environment variables itself: the service's config module is not
  * loadable before dependencies exist.
@@ -127,10 +129,21 @@ function ensureTestTools() {
   }
 }
 
+/** http mode's Chrome-ClientHello TLS relay (docs/scraping.md "How we look to a site"); seconds with Go's caches. */
+function ensureTlsRelay() {
+  const dataDir = path.resolve(root, process.env.DATA_DIR || '.data');
+  try {
+    if (!require('./tls-relay.cjs').ensureBinary(dataDir, log)) log('no Go toolchain: http mode sends wreq-js\'s own ClientHello (no TLS relay).');
+  } catch (error) {
+    log(`the TLS relay did not build (${error instanceof Error ? error.message : String(error)}); http mode sends wreq-js's own ClientHello.`);
+  }
+}
+
 ensureNodeModules();
 ensurePrismaClient();
 if (!args.has('--generate-only')) ensureDashboard();
 if (!args.has('--generate-only')) ensureChromium();
+if (!args.has('--generate-only')) ensureTlsRelay();
 if (args.has('--for-tests')) ensureTestTools();
 if (args.has('--for-tests')) {
   try {

@@ -65,6 +65,8 @@ export interface HttpEngineOptions {
     chromiumPath: string;
     /** `chrome` (default): Chrome's HTTP/2 section (impersonate.ts CHROME_HTTP2_OPTIONS); `profile`: wreq-js's profile's own (the bench's baseline). */
     http2?: 'chrome' | 'profile';
+    /** The TLS relay's binary (scrape/http/tls-relay.ts): the site sees the shipped Chromium's ClientHello; without, wreq-js's own. */
+    tlsRelayBinary?: string;
   };
 }
 
@@ -110,7 +112,7 @@ function impersonatedIdentity(options: HttpEngineOptions): ChromeIdentity | unde
 
 function impersonatorOptions(options: HttpEngineOptions) {
   const { allowPrivateTargets, connectTimeoutMs = 10_000, connectionsPerOrigin = 32 } = options;
-  return { allowPrivateTargets, connectTimeoutMs, connectionsPerOrigin, profileHttp2: options.impersonate?.http2 === 'profile' };
+  return { allowPrivateTargets, connectTimeoutMs, connectionsPerOrigin, profileHttp2: options.impersonate?.http2 === 'profile', tlsRelayBinary: options.impersonate?.tlsRelayBinary };
 }
 
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];

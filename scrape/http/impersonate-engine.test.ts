@@ -8,14 +8,17 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { defaultChromiumPath } from '../../platform/config';
+import { defaultChromiumPath, parseConfig } from '../../platform/config';
 import { parseProxyUrls } from '../../platform/proxy-endpoints';
 import { startHttpProxy, type TestProxy } from '../../test/fixtures/proxies';
 import { startTlsFingerprintServer, type TlsFingerprintServer } from '../../test/fixtures/tls-fingerprint';
 import { appErrorOf } from '../../test/helpers/app-error';
 import { createHttpEngine, type HttpEngine } from './engine';
+import { tlsRelayBinaryPath } from './tls-relay';
 
-const impersonate = { chromiumPath: process.env.CHROMIUM_PATH ?? defaultChromiumPath() };
+const chromiumPath = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
+// Through the TLS relay (deploy/tls-relay, built by scripts/setup.cjs), as shipped.
+const impersonate = { chromiumPath, tlsRelayBinary: tlsRelayBinaryPath(parseConfig(process.env).dataDir) };
 let fingerprint: TlsFingerprintServer;
 let site: https.Server;
 let siteUrl: string;
@@ -73,6 +76,9 @@ it('chains the upstream proxy, with the Chrome fingerprint end to end', async ()
   expect(proxy.count()).toBe(before + 1);
   const record = fingerprint.records.find((r) => r.path === '/via-proxy')!;
   expect({ protocol: record.protocol, grease: record.tls.grease }).toEqual({ protocol: 'h2', grease: true });
+  // The relay's ClientHello: Chromium's signature algorithms (a GREASE one, ML-DSA), through the upstream proxy too.
+  expect(record.tls.signatureAlgorithmGrease).toBe(true);
+  expect(record.tls.signatureAlgorithms.slice(1, 4)).toEqual(['0904', '0905', '0906']);
   // Chrome's HTTP/2 options (CHROME_HTTP2_OPTIONS) on this transport too: Chromium's HEADERS weight.
   expect({ akamai: record.http2!.akamai, priority: record.http2!.headersPriority }).toEqual({ akamai: '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p', priority: '1:0:256' });
 });
@@ -98,5 +104,51 @@ it('caps the decompressed body', async () => {
 it('verifies certificates unless told not to', async () => {
   const err = await appErrorOf(engine.scrape({ url: `${siteUrl}/echo` }));
   expect(err.code).toBe('SCRAPE_FAILED');
-  expect(err.message).toContain('CERTIFICATE_VERIFY_FAILED');
+  // The relay verified, and answered wreq-js's handshake with the alert that says why.
+  expect(err.message).toContain('TLSV1_ALERT_UNKNOWN_CA');
+});
+
+it('without the relay binary, sends wreq-js\'s own ClientHello and still verifies', async () => {
+  const direct = createHttpEngine({ allowPrivateTargets: true, impersonate: { chromiumPath } });
+  try {
+    await direct.scrape({ url: `${fingerprint.url}/direct`, skip_tls_verification: true });
+    const record = fingerprint.records.find((r) => r.path === '/direct')!;
+    expect({ protocol: record.protocol, grease: record.tls.grease, signatureAlgorithmGrease: record.tls.signatureAlgorithmGrease }).toEqual({ protocol: 'h2', grease: true, signatureAlgorithmGrease: false });
+    expect(record.tls.signatureAlgorithms).not.toContain('0904');
+    expect((await appErrorOf(direct.scrape({ url: `${siteUrl}/echo` }))).message).toContain('CERTIFICATE_VERIFY_FAILED');
+  } finally {
+    await direct.close();
+  }
+});
+
+/** The TLS relay processes this test process started (one per engine). */
+function relayPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return comm.startsWith('tls-relay') && Number(ppid) === process.pid && state !== 'Z' ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+it('starts another relay when its process dies, and keeps sending Chromium\'s ClientHello', async () => {
+  await engine.scrape({ url: `${fingerprint.url}/before-kill`, skip_tls_verification: true });
+  const before = relayPids();
+  expect(before.length).toBeGreaterThan(0);
+  for (const pid of before) process.kill(pid, 'SIGKILL');
+  const deadline = Date.now() + 20_000;
+  // Reaped (not only dead): the engine has seen its relay exit.
+  while (before.some((pid) => fs.existsSync(`/proc/${pid}`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const result = await engine.scrape({ url: `${fingerprint.url}/after-kill`, skip_tls_verification: true });
+  expect(result.status).toBe(200);
+  const record = fingerprint.records.find((r) => r.path === '/after-kill')!;
+  expect(record.tls.signatureAlgorithms.slice(1, 4)).toEqual(['0904', '0905', '0906']);
+  expect(relayPids().filter((pid) => !before.includes(pid)).length).toBeGreaterThan(0);
 });

@@ -7,7 +7,9 @@
  * (CHROME_HTTP2_OPTIONS) the HTTP/2 preface (SETTINGS, WINDOW_UPDATE, HEADERS priority,
  * pseudo-header order) is the shipped Chromium's; the header names, values and order are the
  * shipped Chromium's for a navigation (built here, with `sec-ch-ua*` client hints of the same
- * major version). What cannot match (ML-DSA and GREASE signature algorithms): docs/scraping.md.
+ * major version). The signature algorithms wreq-js cannot send (ML-DSA and a GREASE one): with
+ * `tlsRelayBinary` the TLS handshake with the site is the relay's (scrape/http/tls-relay.ts, Go and
+ * utls, the shipped Chromium's ClientHello in full) and wreq-js speaks TLS to the relay only.
  *
  * DNS pinning: wreq-js resolves names itself, so it is sent through the browser engine's egress
  * proxy (scrape/browser/egress-proxy.ts) on 127.0.0.1: the proxy resolves the target, refuses
@@ -29,6 +31,7 @@ import { normalizeHost, resolvePublicHost } from '../../platform/target-guard';
 import type { EgressProxy } from '../browser/egress-proxy';
 import { linuxDesktopUserAgent } from '../browser/identity';
 import { startEgressProxy } from '../browser/egress-proxy';
+import { startTlsRelay } from './tls-relay';
 
 type WreqModule = typeof import('wreq-js');
 
@@ -136,6 +139,8 @@ export interface ImpersonatingClient {
   identity: ChromeIdentity;
   /** wreq-js's profile in use, e.g. chrome_149. */
   profile: string;
+  /** The TLS relay's process id when the relay sends the ClientHello (tests, bench). */
+  relayPid: number | undefined;
   send(req: ImpersonatedRequest): Promise<ImpersonatedResponse>;
   close(): Promise<void>;
 }
@@ -145,6 +150,8 @@ export interface ImpersonatingClientOptions {
   allowPrivateTargets: boolean;
   connectTimeoutMs: number;
   connectionsPerOrigin: number;
+  /** The TLS relay's binary: the site sees the relay's ClientHello (Chromium's, in full); undefined: wreq-js's own. */
+  tlsRelayBinary?: string | undefined;
   /** Keep the wreq-js profile's own HTTP/2 section (HEADERS weight 220) instead of CHROME_HTTP2_OPTIONS: the bench's baseline. */
   profileHttp2?: boolean;
 }
@@ -161,7 +168,20 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
   const profile = newestChromeProfile(wreq.getProfiles(), options.identity.major);
   const egress: EgressProxy = await startEgressProxy({ allowPrivateTargets: options.allowPrivateTargets, connectTimeoutMs: options.connectTimeoutMs, upstream: true });
   egress.assign('direct', null);
+  // Without the relay (no binary, or it cannot start), wreq-js's own ClientHello: the rest is unchanged.
+  const startRelay = (binary: string) =>
+    startTlsRelay({ binary, egressUrl: egress.url, egressSecret: egress.secret, caFile: tlsTrustEnvironment.sslCertFile(), connectTimeoutMs: options.connectTimeoutMs }).catch(() => undefined);
+  let relay = options.tlsRelayBinary ? await startRelay(options.tlsRelayBinary) : undefined;
   const transports = new Map<string, Promise<Transport>>();
+  /** A relay whose process died (killed, crashed) is replaced, and the transports that pointed at it go. */
+  let restarting: Promise<void> | undefined;
+  const restartRelay = (): Promise<void> =>
+    (restarting ??= (async () => {
+      const stale = [...transports.values()];
+      transports.clear();
+      await Promise.allSettled(stale.map(async (t) => (await t).close()));
+      relay = await startRelay(options.tlsRelayBinary!);
+    })().finally(() => (restarting = undefined)));
   const transportFor = (proxy: ProxyEndpoint | undefined, insecure: boolean): Promise<Transport> => {
     // A token may not hold ':' (it is the user name of Basic credentials), which proxy ids (host:port) do.
     const token = proxy ? `proxy-${Buffer.from(proxy.id).toString('base64url')}` : 'direct';
@@ -177,8 +197,10 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
         os: 'linux',
         // The profile's TLS; Chrome's HTTP/2 with the HEADERS weight Chromium sends.
         ...(options.profileHttp2 ? {} : { emulation: { http2Options: CHROME_HTTP2_OPTIONS } }),
-        proxy: proxyUrl.href,
-        insecure,
+        // Through the relay, wreq-js's TLS ends at the relay (loopback, its per-run certificate): the
+        // relay verifies the site's certificate, unless the credentials say skip.
+        proxy: relay ? relay.proxyUrl(token, insecure) : proxyUrl.href,
+        insecure: relay ? true : insecure,
         connectTimeout: options.connectTimeoutMs,
         poolMaxIdlePerHost: options.connectionsPerOrigin,
         poolIdleTimeout: 10_000,
@@ -191,7 +213,11 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
   return {
     identity: options.identity,
     profile,
+    get relayPid() {
+      return relay?.pid;
+    },
     async send(req) {
+      if (relay && !relay.alive()) await restartRelay();
       const transport = await transportFor(req.proxy, req.skipTlsVerification);
       const res = await wreq.fetch(req.url.href, {
         method: req.method,
@@ -218,6 +244,7 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
     async close() {
       const all = await Promise.allSettled([...transports.values()]);
       await Promise.allSettled(all.flatMap((t) => (t.status === 'fulfilled' ? [t.value.close()] : [])));
+      await relay?.close();
       await egress.close();
     },
   };
