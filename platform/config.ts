@@ -97,8 +97,8 @@ const configSchema = z.object({
   BROWSER_RECYCLE_PAGES: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),
   /** http mode sends https hops as the shipped Chromium would (wreq-js; docs/scraping.md "How we look to a site"); false: Node's TLS (undici). */
   HTTP_IMPERSONATE: booleanFlag.default(true),
-  /** Experimental, with HTTP_IMPERSONATE: the TLS handshake is the TLS relay's (deploy/tls-relay, Chromium's ClientHello in full; off by default for its CPU cost, docs/scraping.md "How we look to a site"). */
-  HTTP_TLS_RELAY: booleanFlag.default(false),
+  /** With HTTP_IMPERSONATE: the TLS handshake is the TLS relay's (deploy/tls-relay, Chromium's ClientHello in full, docs/scraping.md "How we look to a site"); false (or no Go at setup): wreq-js's own. */
+  HTTP_TLS_RELAY: booleanFlag.default(true),
   FREE_CREDITS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(100),
   ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   BLACKLIST_HOSTS: commaList(true),

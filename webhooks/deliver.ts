@@ -7,8 +7,6 @@
 import { Agent, request } from 'undici';
 import type { Database } from '../platform/db';
 import { AppError, type ErrorCode } from '../platform/errors';
-import type { SessionKeyring } from '../sessions/keys';
-import { unsealHeaderValues } from '../sessions/request-secrets';
 import { FIRECRAWL_SIGNATURE_HEADER, decryptSecret, encryptSecret, firecrawlSignature, generateSigningSecret, signatureHeader, SIGNATURE_HEADER } from './signing';
 import type { WebhookGuard, WebhookSettings } from './settings';
 
@@ -28,9 +26,14 @@ export async function accountSecret(db: Database, key: Buffer, userId: string): 
   return decryptSecret(key, row.secretCiphertext);
 }
 
-/** `keyring` opens a Firecrawl webhook's own header values, sealed at rest (sessions/request-secrets.ts `sealHeaderValues`). */
-export function createWebhookSender(deps: { db: Database; settings: WebhookSettings; guard: WebhookGuard; keyring: SessionKeyring }) {
-  const { db, settings, guard, keyring } = deps;
+/**
+ * Opens a Firecrawl webhook's own header values, sealed at rest (sessions/request-secrets.ts
+ * `unsealHeaderValues`, given by the worker: this folder stays below sessions/).
+ */
+export type OpenWebhookHeaders = (userId: string, headers: Record<string, unknown>) => Record<string, string>;
+
+export function createWebhookSender(deps: { db: Database; settings: WebhookSettings; guard: WebhookGuard; openHeaders: OpenWebhookHeaders }) {
+  const { db, settings, guard, openHeaders } = deps;
   const agent = new Agent({
     connections: 16,
     keepAliveTimeout: 5_000,
@@ -49,7 +52,7 @@ export function createWebhookSender(deps: { db: Database; settings: WebhookSetti
     const stored = delivery.firecrawlHeaders;
     if (stored === null || typeof stored !== 'object') return { headers: undefined };
     try {
-      return { headers: unsealHeaderValues(keyring, { userId: delivery.userId, kind: 'crawl' }, stored as Record<string, unknown>) };
+      return { headers: openHeaders(delivery.userId, stored as Record<string, unknown>) };
     } catch (error) {
       if (error instanceof AppError) return { ok: false, final: true, code: error.code, message: error.message };
       throw error;

@@ -20,6 +20,7 @@ import { createScrapeRunStore } from '../scrape/runs';
 import { createSqlPool } from '../platform/sql';
 import { sessionStoreFromConfig } from '../sessions/store';
 import { configuredKeyring } from '../sessions/keys';
+import { unsealHeaderValues } from '../sessions/request-secrets';
 import { periodChargerFor } from '../billing/payments/provider';
 import { createWebhookSender } from '../webhooks/deliver';
 import { createWebhookGuard, webhookSettings } from '../webhooks/settings';
@@ -62,7 +63,10 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
   const browserPool = engines.browser;
   const blacklist = createBlacklist(db);
   const webhooks = webhookSettings(config);
-  const webhookSender = createWebhookSender({ db, settings: webhooks, guard: createWebhookGuard(webhooks, blacklist.isBlacklisted), keyring: configuredKeyring(config) });
+  const secretKeyring = configuredKeyring(config);
+  // A Firecrawl job webhook's own headers are sealed as the job's secrets (kind `crawl`).
+  const openHeaders = (userId: string, headers: Record<string, unknown>) => unsealHeaderValues(secretKeyring, { userId, kind: 'crawl' }, headers);
+  const webhookSender = createWebhookSender({ db, settings: webhooks, guard: createWebhookGuard(webhooks, blacklist.isBlacklisted), openHeaders });
   if (browserPool) metrics.observeBrowserPool(() => browserPool.stats());
   // One line at start when Chromium cannot have its sandbox here (docs/operations.md, "Chromium's isolation").
   const isolationNotice = browserPool ? chromiumIsolation(config.CHROMIUM_PATH).notice : undefined;
@@ -72,7 +76,7 @@ export function createWorkerDeps(config: Config, databaseUrl: string): WorkerDep
     sql,
     runs: createScrapeRunStore(sql),
     sessions: sessionStoreFromConfig(sql, config),
-    secretKeyring: configuredKeyring(config),
+    secretKeyring,
     // The attempts this worker runs, so a lane's cancel Signal stops one run's fetch (scrape/running-attempts.ts).
     attempts: createRunningAttempts(),
     logger,

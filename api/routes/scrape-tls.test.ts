@@ -26,8 +26,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? defaultChromiumPath();
 beforeAll(async () => {
   trusted = await startTlsFingerprintServer();
   untrusted = await startTlsFingerprintServer();
-  // The TLS relay on (HTTP_TLS_RELAY, experimental: off by default; built by scripts/setup.cjs).
-  stack = await startStack({ env: { NODE_EXTRA_CA_CERTS: trusted.caFile, HTTP_TLS_RELAY: 'true' } });
+  // The TLS relay is on by default (HTTP_TLS_RELAY; built by scripts/setup.cjs): no setting here.
+  stack = await startStack({ env: { NODE_EXTRA_CA_CERTS: trusted.caFile } });
   account = await createAccount(stack.baseUrl);
   await setBalance(stack.databaseUrl, account.userId, 1_000);
   // What the shipped Chromium presents to the same server, with a language list as a person's
