@@ -29,8 +29,8 @@ let llm: FakeLlm;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  // A short grace: the rows these tests leave are seconds old when their workflow is terminated.
   llm = await startFakeLlm();
+  // A short grace: the rows these tests leave are seconds old when their workflow is terminated.
   stack = await startStack({ env: { CLOSED_WORKFLOW_SWEEP_MS: '1000', CLOSED_WORKFLOW_GRACE_MS: '2000', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fixture-model' } });
   owner = await createAccount(stack.baseUrl);
   connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });

@@ -13,18 +13,18 @@
  * - a monitor check: its run closed as above, then settled by a `monitorCheckSettleWorkflow` of
  *   its own (one id per check), which records it `failed` and emits its event if it decides one;
  * - a flow run: its nodes' live runs closed as above, its open nodes cancelled, the run recorded
- *   `cancelled` (terminated or cancelled) or `failed`.
+ *   `cancelled` (terminated or cancelled) or `failed`;
+ * - a crawl or batch job: its pages' live runs closed as above (they run under the job's workflow
+ *   id), the job recorded `cancelled` (terminated or cancelled) or `failed`. A resumed job runs a
+ *   new execution under the same id, and the previous one is closed until it starts, so a job
+ *   counts only an execution closed for longer than `graceMs`;
+ * - an extract job: its model step's debit refunded (none taken: nothing to give back), the job
+ *   recorded `cancelled` or `failed`.
  *
  * `graceMs` keeps a row away while its workflow may not exist yet (the API records a run, then
  * starts or Signals its workflow; a batch sent to a lane that had just ended is moved to another
  * lane in the same moment); a running workflow is never touched, however long it runs. Every API
  * replica runs this; every transition is guarded, so two replicas closing one row write it once.
- * - a crawl or batch job: its pages' live runs closed by the first loop (they run under the job's
- *   workflow id), the job recorded `cancelled` (terminated or cancelled) or `failed`. A resumed job
- *   runs a new execution under the same id, and the previous one is closed until it starts, so a
- *   job counts only an execution closed for longer than `graceMs`;
- * - an extract job: its model step's debit refunded (none taken: nothing to give back), the job
- *   recorded `cancelled` or `failed`.
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';

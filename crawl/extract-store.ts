@@ -6,9 +6,9 @@
 import type { Database } from '../platform/db';
 import type { ErrorCode } from '../platform/errors';
 
-
 /** The ledger key of an extract job's one debit (the model's step): retried, it never charges twice. */
 export const extractDebitKey = (extractId: string) => `debit:extract:${extractId}`;
+
 export type ExtractStatus = 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface ExtractRow {

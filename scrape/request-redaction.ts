@@ -15,7 +15,8 @@ export const REDACTED = '[redacted]';
 
 const SECRET_HEADER = /^(cookie|authorization|proxy-authorization)$|auth|token|secret|key|session|passw|signature|csrf|xsrf/i;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A plain object (not null, not an array): what a request's JSON maps are. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Where a secret sits in a request, stable across edits of its other parts: `cookie:["<name>","<domain>","<path>"]`,

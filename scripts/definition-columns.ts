@@ -1,6 +1,7 @@
 /** The columns `npm run sessions:reencrypt` re-seals (sessions/reseal-definitions.ts; docs/operations.md "Secrets at rest"). */
 import type { DefinitionColumn } from '../sessions/reseal-definitions';
 import { flowNodeRequests } from '../flows/definition-secrets';
+import { isRecord } from '../scrape/request-redaction';
 
 /** Every column that keeps a saved definition's request secrets sealed. */
 export const DEFINITION_COLUMNS: readonly DefinitionColumn[] = [
@@ -13,10 +14,6 @@ export const DEFINITION_COLUMNS: readonly DefinitionColumn[] = [
   // Each delivery to such a webhook carries those headers, sealed as the job's.
   { table: 'webhook_delivery', column: '"firecrawlHeaders"', kind: 'crawl', mapRequests: (value) => value, mapHeaders: (value, change) => (isRecord(value) ? change(value) : value) },
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * A crawl row's request with its Firecrawl webhook's headers changed (`request.webhook.firecrawl.headers`;

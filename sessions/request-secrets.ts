@@ -99,12 +99,21 @@ export function resealRequestSecrets<T>(keyring: SessionKeyring, owner: SecretOw
   let changed = false;
   const out = mapRequestSecrets(request, (value, position) => {
     if (value === undefined || value === REDACTED) return value;
-    if (isSealed(value) && sealedKeyId(value) === keyring.current.id) return value;
-    changed = true;
-    return seal(keyring, owner, isSealed(value) ? open(keyring, owner, value, position) : value);
+    const next = resealed(keyring, owner, value, position);
+    changed ||= next !== undefined;
+    return next ?? value;
   });
   return { request: out, changed };
 }
+
+/** One secret sealed under the current key (a clear one sealed, an old-key one opened first); undefined when it already is. */
+function resealed(keyring: SessionKeyring, owner: SecretOwner, value: unknown, position: SecretPosition): string | undefined {
+  if (isSealed(value) && sealedKeyId(value) === keyring.current.id) return undefined;
+  return seal(keyring, owner, isSealed(value) ? open(keyring, owner, value, position) : value);
+}
+
+/** Where a webhook header's value sits, for an error that names it. */
+const headerPosition = (name: string): SecretPosition => `webhook header ${name}`;
 
 /**
  * A Firecrawl-compatible job's webhook `headers` (a receiver's `Authorization`, as a rule) at rest:
@@ -118,7 +127,7 @@ export function sealHeaderValues(keyring: SessionKeyring, owner: SecretOwner, he
 
 /** The headers to send: sealed values opened, clear ones (rows written before sealing) as they are. */
 export function unsealHeaderValues(keyring: SessionKeyring, owner: SecretOwner, headers: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(isSealed(value) ? open(keyring, owner, value, `webhook header ${name}`) : value)]));
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(isSealed(value) ? open(keyring, owner, value, headerPosition(name)) : value)]));
 }
 
 /** For a key rotation: each header value under the current key (clear ones included); `changed` says whether to write. */
@@ -126,9 +135,9 @@ export function resealHeaderValues(keyring: SessionKeyring, owner: SecretOwner, 
   let changed = false;
   const out = Object.fromEntries(
     Object.entries(headers).map(([name, value]) => {
-      if (isSealed(value) && sealedKeyId(value) === keyring.current.id) return [name, value];
-      changed = true;
-      return [name, seal(keyring, owner, isSealed(value) ? open(keyring, owner, value, `webhook header ${name}`) : String(value))];
+      const next = resealed(keyring, owner, String(value), headerPosition(name));
+      changed ||= next !== undefined;
+      return [name, next ?? String(value)];
     }),
   );
   return { headers: out, changed };
