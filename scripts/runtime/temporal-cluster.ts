@@ -159,8 +159,11 @@ async function isFree(port: number): Promise<boolean> {
 }
 
 const MEMBERSHIP_FIRST_PORT = 6933;
-/** How far above MEMBERSHIP_FIRST_PORT the search may start (room left below 32768 for the four). */
-const MEMBERSHIP_SPREAD = 16_000;
+/**
+ * How far above MEMBERSHIP_FIRST_PORT the search may start: the four stay below 20000, where
+ * freePort's range begins (platform/free-port.ts), so neither hands out the other's ports.
+ */
+const MEMBERSHIP_SPREAD = 13_000;
 const SMALLINT_MAX = 32767;
 
 export async function chooseInternalPorts(file: string): Promise<InternalPorts> {
