@@ -25,6 +25,10 @@ let siteUrl: string;
 let proxy: TestProxy;
 let engine: HttpEngine;
 let strict: HttpEngine;
+/** `/held`: how many requests arrived; the first is answered only when `releaseHeld` is called. */
+let heldArrivals = 0;
+let onHeldArrival: (() => void) | undefined;
+let releaseHeld: (() => void) | undefined;
 
 beforeAll(async () => {
   fingerprint = await startTlsFingerprintServer();
@@ -41,6 +45,17 @@ beforeAll(async () => {
       if (req.url === '/to-private') {
         res.writeHead(302, { location: 'https://localhost/' });
         return res.end();
+      }
+      if (req.url === '/held') {
+        heldArrivals += 1;
+        onHeldArrival?.();
+        const answer = () => {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end(`<html><body><p id="arrival">${heldArrivals}</p></body></html>`);
+        };
+        if (heldArrivals === 1) releaseHeld = answer;
+        else answer();
+        return;
       }
       if (req.url === '/big') {
         res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
@@ -151,4 +166,20 @@ it('starts another relay when its process dies, and keeps sending Chromium\'s Cl
   const record = fingerprint.records.find((r) => r.path === '/after-kill')!;
   expect(record.tls.signatureAlgorithms.slice(1, 4)).toEqual(['0904', '0905', '0906']);
   expect(relayPids().filter((pid) => !before.includes(pid)).length).toBeGreaterThan(0);
+});
+
+it('sends a GET once more through a new relay when the relay dies under it', async () => {
+  const arrived = new Promise<void>((resolve) => (onHeldArrival = resolve));
+  const scraping = engine.scrape({ url: `${siteUrl}/held`, skip_tls_verification: true, formats: ['html'] } as never);
+  await arrived; // the site holds the first request: the hop is in flight through the relay
+  const relays = relayPids();
+  expect(relays.length).toBeGreaterThan(0);
+  for (const pid of relays) process.kill(pid, 'SIGKILL');
+  const result = await scraping;
+  releaseHeld?.();
+  expect(result.status).toBe(200);
+  // The second arrival answered it, through a relay started after the kill.
+  expect(heldArrivals).toBe(2);
+  expect(result.html).toContain('<p id="arrival">2</p>');
+  expect(relayPids().filter((pid) => !relays.includes(pid)).length).toBeGreaterThan(0);
 });

@@ -218,28 +218,16 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
     },
     async send(req) {
       if (relay && !relay.alive()) await restartRelay();
-      const transport = await transportFor(req.proxy, req.skipTlsVerification);
-      const res = await wreq.fetch(req.url.href, {
-        method: req.method,
-        headers: req.headers,
-        ...(req.body !== undefined ? { body: req.body } : {}),
-        redirect: 'manual',
-        signal: req.signal,
-        timeout: req.timeoutMs,
-        transport,
-        disableDefaultHeaders: true,
-        cookieMode: 'ephemeral',
-      });
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of res.headers.entries()) {
-        const key = name.toLowerCase();
-        if (key === 'set-cookie') continue;
-        headers[key] = headers[key] === undefined ? value : `${String(headers[key])}, ${value}`;
+      const through = relay;
+      try {
+        return await fetchOnce(req);
+      } catch (error) {
+        // The relay died under this hop (killed, crashed): the site's answer cannot come. A GET is
+        // sent once more through a new relay; a POST may have reached the site, so it fails as is.
+        if (!through || req.method !== 'GET' || req.signal.aborted || (through.alive() && (await through.listening()))) throw error;
+        if (relay === through) await restartRelay();
+        return fetchOnce(req);
       }
-      const cookies = res.headers.getSetCookie();
-      if (cookies.length) headers['set-cookie'] = cookies;
-      const body = res.body ? Readable.fromWeb(res.body) : Readable.from([]);
-      return { statusCode: res.status, headers, body };
     },
     async close() {
       const all = await Promise.allSettled([...transports.values()]);
@@ -248,6 +236,31 @@ export async function createImpersonatingClient(options: ImpersonatingClientOpti
       await egress.close();
     },
   };
+
+  async function fetchOnce(req: ImpersonatedRequest): Promise<ImpersonatedResponse> {
+    const transport = await transportFor(req.proxy, req.skipTlsVerification);
+    const res = await wreq.fetch(req.url.href, {
+      method: req.method,
+      headers: req.headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      redirect: 'manual',
+      signal: req.signal,
+      timeout: req.timeoutMs,
+      transport,
+      disableDefaultHeaders: true,
+      cookieMode: 'ephemeral',
+    });
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of res.headers.entries()) {
+      const key = name.toLowerCase();
+      if (key === 'set-cookie') continue;
+      headers[key] = headers[key] === undefined ? value : `${String(headers[key])}, ${value}`;
+    }
+    const cookies = res.headers.getSetCookie();
+    if (cookies.length) headers['set-cookie'] = cookies;
+    const body = res.body ? Readable.fromWeb(res.body) : Readable.from([]);
+    return { statusCode: res.status, headers, body };
+  }
 }
 
 /** The engine's impersonating client, made on first use (it starts the egress proxy); undefined when it cannot be. */

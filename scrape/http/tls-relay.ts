@@ -13,6 +13,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { processEnvironment } from '../../platform/config';
@@ -53,6 +54,12 @@ export interface TlsRelay {
   pid: number;
   /** False once its process has exited (killed, crashed): the client then starts another. */
   alive(): boolean;
+  /**
+   * Whether its port still accepts connections. A killed relay's port closes with its process,
+   * before this process may have seen the exit: a hop that failed asks this to tell a dead relay
+   * from a site's failure.
+   */
+  listening(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -85,6 +92,15 @@ export async function startTlsRelay(options: TlsRelayOptions): Promise<TlsRelay>
   return {
     pid: child.pid!,
     alive: () => child.exitCode === null && child.signalCode === null,
+    listening: () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
     proxyUrl(egressToken, skipTlsVerification) {
       const url = new URL(`http://127.0.0.1:${port}`);
       url.username = encodeURIComponent(`${skipTlsVerification ? 'insecure' : 'verify'}.${egressToken}`);
