@@ -76,7 +76,8 @@ let pruned = false;
 
 /**
  * Once per process: removes the claims of processes that are gone. A process removes its own at
- * exit, but one killed (or a jest worker, whose `process` is a sandbox's) leaves them behind.
+ * exit, but one killed leaves them behind, and so does a jest test file (its exit handlers, on
+ * the sandbox's `process`, do not run).
  */
 function pruneDeadClaims(): void {
   pruned = true;
