@@ -15,12 +15,12 @@
  *   node --import tsx bench/relay-service.ts
  * RELAY_REQUESTS (default 150; 3x at c=8 and c=32). Everything on 127.0.0.1; every loop bounded.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { selfSignedCertificate } from '../test/fixtures/tls-fingerprint';
 import { createAccount, setBalance } from '../test/helpers/accounts';
 import { startStack } from '../test/helpers/stack';
 import { type Role, SERVICE_ROLES, cpuByRole } from './process-cpu';
@@ -53,9 +53,7 @@ const PAGE = `<!doctype html><html><head><title>Links</title></head><body><h1>Li
 
 async function startHttpsTarget(): Promise<{ url: string; caFile: string; close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'relay-bench-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const caFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  const { keyFile, certFile: caFile } = selfSignedCertificate(dir);
   const server = http2.createSecureServer({ key: readFileSync(keyFile), cert: readFileSync(caFile), allowHTTP1: true }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(PAGE);

@@ -13,10 +13,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { processEnvironment } from '../../platform/config';
+import { acceptsConnections } from '../../platform/free-port';
 
 const MODULE_DIR = path.resolve(__dirname, '..', '..', 'deploy', 'tls-relay');
 
@@ -92,15 +92,7 @@ export async function startTlsRelay(options: TlsRelayOptions): Promise<TlsRelay>
   return {
     pid: child.pid!,
     alive: () => child.exitCode === null && child.signalCode === null,
-    listening: () =>
-      new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      }),
+    listening: () => acceptsConnections('127.0.0.1', port),
     proxyUrl(egressToken, skipTlsVerification) {
       const url = new URL(`http://127.0.0.1:${port}`);
       url.username = encodeURIComponent(`${skipTlsVerification ? 'insecure' : 'verify'}.${egressToken}`);

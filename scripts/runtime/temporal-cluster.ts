@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { processEnvironment } from '../../platform/config';
-import { freePort, waitForPort } from '../../platform/free-port';
+import { acceptsConnections, freePort } from '../../platform/free-port';
 import { type RunningTemporal, goBuild, onPath, startDetachedServer } from './temporal-server';
 
 export const PINNED_SERVER_VERSION = 'v1.29.1';
@@ -152,10 +152,7 @@ export interface InternalPorts {
 }
 
 async function isFree(port: number): Promise<boolean> {
-  return waitForPort('127.0.0.1', port, 0).then(
-    () => false,
-    () => true,
-  );
+  return !(await acceptsConnections('127.0.0.1', port));
 }
 
 const MEMBERSHIP_FIRST_PORT = 6933;

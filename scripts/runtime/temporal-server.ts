@@ -9,7 +9,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { waitForPort } from '../../platform/free-port';
+import { acceptsConnections, waitForPort } from '../../platform/free-port';
 import { reapStaleProcess, writePidFile } from './stale-process';
 import { SEARCH_ATTRIBUTES } from './temporal-namespace';
 
@@ -162,7 +162,7 @@ export interface DetachedServerOptions {
  */
 export async function startDetachedServer(options: DetachedServerOptions): Promise<RunningTemporal> {
   if (options.pidFile) await reapStaleProcess(options.pidFile, options.expected, options.onLog);
-  if (await waitForPort('127.0.0.1', options.port, 0).then(() => true, () => false)) {
+  if (await acceptsConnections('127.0.0.1', options.port)) {
     throw new Error(`Port ${options.port} is already in use: ${options.busyHint}`);
   }
   const child = spawn(options.command, options.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
